@@ -1,0 +1,116 @@
+// R21: a pod template mounts a claim that does not exist in its namespace.
+import { defineRule } from '../src/define-rule.js';
+
+export default defineRule({
+  id: 'pod-missing-pvc',
+  meta: {
+    catalogueId: 'R21',
+    severity: 'note',
+    kinds: ['Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
+    summary: 'A pod template mounts a PersistentVolumeClaim that does not exist in its namespace.',
+    why:
+      'Claims must exist in the same namespace as the pod. The scheduler refuses a pod whose claim is absent ' +
+      '(`persistentvolumeclaim "x" not found`), so the pod stays Pending; after a PVC is deleted, a Deployment or Job ' +
+      'keeps recreating pods that can never start.',
+    trigger:
+      '`volumes[].persistentVolumeClaim.claimName` names a claim that is neither a PVC in the pod\'s namespace nor a ' +
+      'claim a StatefulSet in that namespace creates from its volumeClaimTemplates (`<template>-<statefulset>-<ordinal>`).',
+    exceptions:
+      'A claim that is not in the repo may exist in the cluster: without `bundleComplete` the finding is a note. ' +
+      'It is an error when a PVC of that name exists in another namespace (it can never be used from here) or when the ' +
+      'bundle is declared complete. Generic ephemeral volumes create their own claims and are never reported.',
+    fix:
+      'Create the PVC in the pod\'s namespace (or move the workload next to it). For per-replica storage use a StatefulSet ' +
+      'with volumeClaimTemplates or a generic ephemeral volume.',
+    reportsAt: 'The `claimName` of the volume.',
+    references: [
+      { title: 'Kubernetes docs: Persistent Volumes, "Claims As Volumes"', url: 'https://kubernetes.io/docs/concepts/storage/persistent-volumes/#claims-as-volumes' },
+      { title: 'kube-scheduler VolumeBinding plugin (persistentvolumeclaim not found)', url: 'https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/framework/plugins/volumebinding/volume_binding.go' },
+    ],
+    messages: {
+      missing: (d: { kind: string; workload: string; claim: string; namespace: string; complete: boolean }) =>
+        `${d.kind} "${d.workload}" mounts PersistentVolumeClaim "${d.claim}", which ${d.complete ? 'does not exist' : 'is not in the repo'} in namespace "${d.namespace}"; ` +
+        `pods stay Pending with 'persistentvolumeclaim "${d.claim}" not found'${d.complete ? '' : ' unless it exists in the cluster'}.`,
+      otherNamespace: (d: { kind: string; workload: string; claim: string; namespace: string; others: string }) =>
+        `${d.kind} "${d.workload}" in namespace "${d.namespace}" mounts PersistentVolumeClaim "${d.claim}", but that claim lives in ${d.others}; ` +
+        'claims must be in the pod\'s namespace, so pods stay Pending.',
+    },
+    examples: {
+      invalid: [
+        `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, volumeMounts: [{name: data, mountPath: /data}]}]
+      volumes:
+        - name: data
+          persistentVolumeClaim: {claimName: web-data}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: web-data, namespace: default}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+`,
+      ],
+      valid: [
+        `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, volumeMounts: [{name: data, mountPath: /data}]}]
+      volumes:
+        - name: data
+          persistentVolumeClaim: {claimName: web-data}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: web-data, namespace: shop}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+`,
+      ],
+    },
+  },
+  check({ model, report }) {
+    for (const template of model.templates) {
+      const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
+      for (const volume of template.volumes) {
+        if (volume.claimName === undefined) continue;
+        const lookup = model.lookupClaim(namespace, volume.claimName);
+        if (lookup.status === 'found') continue;
+        const path = [...volume.path, 'persistentVolumeClaim', 'claimName'];
+        const elsewhere = model.claimsNamed(volume.claimName).filter((pvc) => model.namespaceOf(pvc) !== namespace);
+        const base = { kind: template.kind, workload: template.workload.name, claim: volume.claimName, namespace };
+        if (elsewhere.length > 0) {
+          report({
+            resource: template.workload,
+            path,
+            messageId: 'otherNamespace',
+            severity: 'error',
+            data: { ...base, others: elsewhere.map((pvc) => `namespace "${model.namespaceOf(pvc)}"`).join(', ') },
+            related: elsewhere.map((pvc) => ({ resource: pvc, path: ['metadata', 'name'], message: `PVC "${pvc.name}" in namespace "${model.namespaceOf(pvc)}"` })),
+          });
+          continue;
+        }
+        report({
+          resource: template.workload,
+          path,
+          messageId: 'missing',
+          severity: lookup.status === 'missing' ? 'error' : 'note',
+          data: { ...base, complete: lookup.status === 'missing' },
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,26 @@
+// Findings that come from pvlint itself (unparsable YAML, unreadable files, crashed rules, failed renders).
+import type { Finding, Severity, SourceLocation } from '../types.js';
+
+export const DIAGNOSTIC_FIXES: Record<string, string> = {
+  'pvlint/parse': 'Fix the YAML syntax at this position; the other documents of the file are still linted.',
+  'pvlint/read': 'Make the file readable (permissions, encoding) or exclude it with --ignore.',
+  'pvlint/render': 'Fix the renderer error shown in the message; the other environments are still linted.',
+  'pvlint/rule-crash': 'This is a bug in the rule; please report it with the manifest that triggers it.',
+};
+
+/** Diagnostics that make the exit code 2: pvlint could not do its job for part of the input. */
+export const FATAL_DIAGNOSTICS = new Set(['pvlint/render', 'pvlint/rule-crash', 'pvlint/config']);
+
+export function diagnostic(ruleId: string, message: string, location: SourceLocation, severity: Severity = 'error', environments: string[] = []): Finding {
+  return {
+    ruleId,
+    severity,
+    messageId: ruleId.slice('pvlint/'.length),
+    message,
+    data: {},
+    fix: DIAGNOSTIC_FIXES[ruleId] ?? '',
+    location,
+    related: [],
+    environments,
+  };
+}

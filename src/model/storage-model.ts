@@ -1,0 +1,280 @@
+// The cross-referenced model of one scope (one environment): built once, read-only for rules.
+// Every cross-reference is an index lookup; no rule needs to compare all pairs of resources.
+import type { Resource } from '../types.js';
+import { getPath, podTemplateOf, type ContainerUse, type PodTemplate, type PodVolume } from './pod-templates.js';
+
+/** Kinds without a namespace; everything else lands in the scope's default namespace when unset. */
+const CLUSTER_SCOPED = new Set([
+  'PersistentVolume', 'StorageClass', 'CSIDriver', 'CSINode', 'Namespace', 'VolumeAttributesClass', 'VolumeSnapshotClass',
+  'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PriorityClass', 'Node', 'APIService',
+  'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'IngressClass', 'RuntimeClass', 'PodSecurityPolicy',
+]);
+
+/** Absence from the repo is not absence from the cluster: `external` unless the bundle is declared complete. */
+export type Lookup<T> =
+  | { status: 'found'; value: T }
+  | { status: 'missing' }
+  | { status: 'external' };
+
+export type ClaimTarget =
+  | { kind: 'pvc'; resource: Resource }
+  | { kind: 'claim-template'; statefulSet: Resource; template: string; ordinal: number };
+
+/** One pod template's use of a claim through one volume. */
+export interface ClaimUse {
+  template: PodTemplate;
+  volume: PodVolume;
+  /** Container mounts/devices of that volume. */
+  uses: ContainerUse[];
+  /** True when some container may write: neither the volume nor the mount is read-only. */
+  writes: boolean;
+}
+
+export type ClaimClass =
+  | { set: true; name: string; via: 'annotation' | 'spec' }
+  | { set: false };
+
+export interface ModelOptions {
+  scope: string;
+  /** Namespace for namespaced objects that set none (kubectl's context namespace, Helm's release namespace). */
+  defaultNamespace?: string;
+  /** The repo holds every storage object of the cluster: absent means missing, not external. */
+  bundleComplete?: boolean;
+}
+
+export function isDefaultClass(storageClass: Resource): boolean {
+  const annotations = storageClass.object?.metadata?.annotations ?? {};
+  return (
+    annotations['storageclass.kubernetes.io/is-default-class'] === 'true' ||
+    annotations['storageclass.beta.kubernetes.io/is-default-class'] === 'true'
+  );
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+const key = (namespace: string, name: string) => `${namespace}/${name}`;
+
+export class StorageModel {
+  readonly scope: string;
+  readonly defaultNamespace: string;
+  readonly bundleComplete: boolean;
+  readonly resources: readonly Resource[];
+  readonly templates: readonly PodTemplate[];
+  readonly defaultClasses: readonly Resource[];
+
+  private readonly byKind = new Map<string, Resource[]>();
+  private readonly claims = new Map<string, Resource>();
+  private readonly volumes = new Map<string, Resource>();
+  private readonly classes = new Map<string, Resource>();
+  private readonly csiDrivers = new Map<string, Resource>();
+  private readonly namespaces = new Map<string, Resource>();
+  private readonly volumesByClaimRef = new Map<string, Resource[]>();
+  private readonly volumesByHandle = new Map<string, Resource[]>();
+  private readonly usesByClaim = new Map<string, ClaimUse[]>();
+  private readonly statefulSets = new Map<string, Resource>();
+  private readonly hpaMax = new Map<string, { max: number; hpa: Resource }>();
+
+  constructor(resources: readonly Resource[], options: ModelOptions) {
+    this.scope = options.scope;
+    this.defaultNamespace = options.defaultNamespace ?? 'default';
+    this.bundleComplete = options.bundleComplete ?? false;
+    this.resources = resources;
+    const templates: PodTemplate[] = [];
+    for (const resource of resources) {
+      push(this.byKind, resource.kind, resource);
+      const ns = this.namespaceOf(resource) ?? '';
+      switch (resource.kind) {
+        case 'PersistentVolumeClaim':
+          if (!this.claims.has(key(ns, resource.name))) this.claims.set(key(ns, resource.name), resource);
+          break;
+        case 'PersistentVolume': {
+          this.volumes.set(resource.name, resource);
+          const ref = resource.object?.spec?.claimRef;
+          if (ref && typeof ref === 'object' && ref.name != null) {
+            push(this.volumesByClaimRef, key(String(ref.namespace ?? ''), String(ref.name)), resource);
+          }
+          const csi = resource.object?.spec?.csi;
+          if (csi && typeof csi === 'object' && csi.driver != null && csi.volumeHandle != null) {
+            push(this.volumesByHandle, `${csi.driver}^${csi.volumeHandle}`, resource);
+          }
+          break;
+        }
+        case 'StorageClass':
+          this.classes.set(resource.name, resource);
+          break;
+        case 'CSIDriver':
+          this.csiDrivers.set(resource.name, resource);
+          break;
+        case 'Namespace':
+          this.namespaces.set(resource.name, resource);
+          break;
+        case 'StatefulSet':
+          this.statefulSets.set(key(ns, resource.name), resource);
+          break;
+        case 'HorizontalPodAutoscaler': {
+          const target = resource.object?.spec?.scaleTargetRef;
+          const max = resource.object?.spec?.maxReplicas;
+          if (target?.kind && target?.name && typeof max === 'number') {
+            this.hpaMax.set(`${target.kind}/${ns}/${target.name}`, { max, hpa: resource });
+          }
+          break;
+        }
+      }
+      const template = podTemplateOf(resource);
+      if (template) templates.push(template);
+    }
+    this.templates = templates;
+    for (const template of templates) {
+      const ns = this.namespaceOf(template.workload) ?? this.defaultNamespace;
+      for (const volume of template.volumes) {
+        if (volume.claimName === undefined) continue;
+        const uses = template.uses.filter((use) => use.volumeName === volume.name);
+        const writes = !volume.readOnly && uses.some((use) => !use.readOnly);
+        push(this.usesByClaim, key(ns, volume.claimName), { template, volume, uses, writes });
+      }
+    }
+    this.defaultClasses = [...this.classes.values()].filter(isDefaultClass);
+  }
+
+  /** The namespace an object lives in; undefined for cluster-scoped kinds. */
+  namespaceOf(resource: Resource): string | undefined {
+    if (CLUSTER_SCOPED.has(resource.kind)) return undefined;
+    return resource.namespace ?? this.defaultNamespace;
+  }
+
+  ofKind(kind: string): readonly Resource[] {
+    return this.byKind.get(kind) ?? [];
+  }
+
+  hasKind(kind: string): boolean {
+    return this.byKind.has(kind);
+  }
+
+  private absent<T>(): Lookup<T> {
+    return this.bundleComplete ? { status: 'missing' } : { status: 'external' };
+  }
+
+  /** A claim by namespace and name: a PVC in the bundle, or one a StatefulSet's claim template creates. */
+  lookupClaim(namespace: string, name: string): Lookup<ClaimTarget> {
+    const pvc = this.claims.get(key(namespace, name));
+    if (pvc) return { status: 'found', value: { kind: 'pvc', resource: pvc } };
+    const fromTemplate = this.claimTemplateFor(namespace, name);
+    if (fromTemplate) return { status: 'found', value: fromTemplate };
+    return this.absent();
+  }
+
+  /** Matches `<template>-<statefulset>-<ordinal>` against the StatefulSets of the namespace. */
+  private claimTemplateFor(namespace: string, name: string): ClaimTarget | undefined {
+    const match = /^(.+)-(\d+)$/.exec(name);
+    if (!match) return undefined;
+    const [, prefix, ordinalText] = match;
+    for (const [stsKey, sts] of this.statefulSets) {
+      if (!stsKey.startsWith(`${namespace}/`)) continue;
+      if (!prefix.endsWith(`-${sts.name}`)) continue;
+      const template = prefix.slice(0, -(sts.name.length + 1));
+      const templates = getPath(sts.object, ['spec', 'volumeClaimTemplates']);
+      if (Array.isArray(templates) && templates.some((t: any) => t?.metadata?.name === template)) {
+        return { kind: 'claim-template', statefulSet: sts, template, ordinal: Number(ordinalText) };
+      }
+    }
+    return undefined;
+  }
+
+  /** PVCs in the bundle in any namespace with this name (for "exists, but elsewhere" hints). */
+  claimsNamed(name: string): Resource[] {
+    return [...this.claims.values()].filter((pvc) => pvc.name === name);
+  }
+
+  claimsOf(): readonly Resource[] {
+    return this.ofKind('PersistentVolumeClaim');
+  }
+
+  /** Every pod template use of the claim `namespace/name`. */
+  usesOfClaim(namespace: string, name: string): readonly ClaimUse[] {
+    return this.usesByClaim.get(key(namespace, name)) ?? [];
+  }
+
+  /** All claim keys (`namespace/name`) that some pod template mounts. */
+  usedClaimKeys(): IterableIterator<string> {
+    return this.usesByClaim.keys();
+  }
+
+  lookupVolume(name: string): Lookup<Resource> {
+    const pv = this.volumes.get(name);
+    return pv ? { status: 'found', value: pv } : this.absent();
+  }
+
+  volumesClaiming(namespace: string, name: string): readonly Resource[] {
+    return this.volumesByClaimRef.get(key(namespace, name)) ?? [];
+  }
+
+  volumesWithHandle(driver: string, handle: string): readonly Resource[] {
+    return this.volumesByHandle.get(`${driver}^${handle}`) ?? [];
+  }
+
+  /** Groups of PVs sharing one (driver, volumeHandle). */
+  volumeHandleGroups(): IterableIterator<[string, Resource[]]> {
+    return this.volumesByHandle.entries();
+  }
+
+  lookupClass(name: string): Lookup<Resource> {
+    const sc = this.classes.get(name);
+    return sc ? { status: 'found', value: sc } : this.absent();
+  }
+
+  lookupCsiDriver(name: string): Lookup<Resource> {
+    const driver = this.csiDrivers.get(name);
+    return driver ? { status: 'found', value: driver } : this.absent();
+  }
+
+  lookupNamespace(name: string): Lookup<Resource> {
+    const ns = this.namespaces.get(name);
+    return ns ? { status: 'found', value: ns } : this.absent();
+  }
+
+  /** §1.2: the beta annotation wins over spec.storageClassName; "" is a set class. */
+  classOfClaim(claim: any): ClaimClass {
+    const annotation = claim?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
+    if (annotation != null) return { set: true, name: String(annotation), via: 'annotation' };
+    const spec = claim?.spec?.storageClassName;
+    if (spec != null) return { set: true, name: String(spec), via: 'spec' };
+    return { set: false };
+  }
+
+  /** §1.2 for PVs: no class means "". */
+  classOfVolume(volume: any): string {
+    const annotation = volume?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
+    if (annotation != null) return String(annotation);
+    const spec = volume?.spec?.storageClassName;
+    return spec == null ? '' : String(spec);
+  }
+
+  /**
+   * The class the API server will store on a new claim: its own, or the default class (newest default wins
+   * since v1.26, per §1.3) when the bundle shows one; `unknown` when no class is set and no default is visible.
+   */
+  effectiveClassOfClaim(claim: any): { name: string; defaulted: boolean; defaultClass?: Resource } | { name: undefined } {
+    const own = this.classOfClaim(claim);
+    if (own.set) return { name: own.name, defaulted: false };
+    const chosen = this.newestDefaultClass();
+    return chosen ? { name: chosen.name, defaulted: true, defaultClass: chosen } : { name: undefined };
+  }
+
+  newestDefaultClass(): Resource | undefined {
+    if (this.defaultClasses.length === 0) return undefined;
+    return [...this.defaultClasses].sort((a, b) => {
+      const ta = String(a.object?.metadata?.creationTimestamp ?? '');
+      const tb = String(b.object?.metadata?.creationTimestamp ?? '');
+      return tb.localeCompare(ta) || a.name.localeCompare(b.name);
+    })[0];
+  }
+
+  /** HPA maxReplicas for a workload when an HPA in the scope targets it. */
+  autoscalerOf(workload: Resource): { max: number; hpa: Resource } | undefined {
+    return this.hpaMax.get(`${workload.kind}/${this.namespaceOf(workload) ?? ''}/${workload.name}`);
+  }
+}

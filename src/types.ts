@@ -1,0 +1,157 @@
+// Shared types of the pipeline: sources, resources, findings and rule modules.
+import type { LineCounter, Node as YamlNode } from 'yaml';
+import type { StorageModel } from './model/storage-model.js';
+
+export type Severity = 'error' | 'warning' | 'note';
+export const SEVERITIES: readonly Severity[] = ['note', 'warning', 'error'];
+export const SEVERITY_RANK: Record<Severity, number> = { note: 1, warning: 2, error: 3 };
+
+/** A path inside a resource, e.g. ['spec', 'template', 'spec', 'volumes', 0, 'persistentVolumeClaim', 'claimName']. */
+export type JsonPath = readonly (string | number)[];
+
+/** 1-based lines and columns; endColumn is exclusive (SARIF §3.30). Columns count UTF-16 code units. */
+export interface Region {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface SourceLocation {
+  /** Path relative to the repository root, with forward slashes; `<stdin>` for standard input. */
+  file: string;
+  region: Region;
+}
+
+/** One file as read from disk (or stdin), with the line index of its text. */
+export interface SourceFile {
+  /** Absolute path, or `<stdin>`. */
+  absPath: string;
+  /** Repo-relative path with forward slashes (what reports show). */
+  path: string;
+  text: string;
+  lineCounter: LineCounter;
+}
+
+/** Where a rendered resource came from, as the renderer told us. */
+export interface RenderOrigin {
+  renderer: 'kustomize' | 'helm';
+  /** The source file holding the resource before rendering, when known. */
+  file?: SourceFile;
+  /** Index of the matching document in that file, when found. */
+  docIndex?: number;
+  note?: string;
+}
+
+/** Turns a JSON path inside a resource into a place in the repo; rendered resources bring their own. */
+export interface Located {
+  location: SourceLocation;
+  /** Extra places worth showing (e.g. the base a patch applies to). */
+  related?: { message: string; location: SourceLocation }[];
+  /** Why the location is approximate, when it is. */
+  note?: string;
+}
+
+export interface Resource {
+  /** `Kind/namespace/name` (namespace empty for cluster-scoped or unset). */
+  readonly id: string;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  /** The namespace as written in the manifest; undefined when absent. */
+  readonly namespace: string | undefined;
+  /** The object as plain JSON. Rules read it; nobody writes it. */
+  readonly object: any;
+  readonly file: SourceFile;
+  /** Position of the document in its file's stream (0-based). */
+  readonly docIndex: number;
+  /** The YAML node of the object (for `kind: List` items, the item node). */
+  readonly node: YamlNode;
+  origin?: RenderOrigin;
+  /** Set by renderers whose output lines are not the lines a user edits. */
+  locate?: (path: JsonPath) => Located;
+}
+
+export interface ResourceRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+export interface RelatedLocation {
+  message: string;
+  location: SourceLocation;
+}
+
+export interface Finding {
+  ruleId: string;
+  severity: Severity;
+  messageId: string;
+  message: string;
+  data: Record<string, unknown>;
+  /** The rule's fix text; empty for diagnostics that have none. */
+  fix: string;
+  location: SourceLocation;
+  related: RelatedLocation[];
+  resource?: ResourceRef;
+  path?: JsonPath;
+  /** Environments (scopes) in which the finding was produced. */
+  environments: string[];
+  /** Why the location is approximate or points at a parent, when it does. */
+  note?: string;
+}
+
+/** What the rule author hands to report(). Rules report paths, never lines. */
+export interface ReportDescriptor<Messages extends MessageMap = MessageMap, K extends keyof Messages = keyof Messages> {
+  resource: Resource;
+  path: JsonPath;
+  messageId: K;
+  data: Parameters<Messages[K]>[0];
+  /** Overrides the rule's default severity for this finding (catalogue severities depend on the case). */
+  severity?: Severity;
+  related?: { resource: Resource; path: JsonPath; message: string }[];
+}
+
+export type MessageMap = Record<string, (data: any) => string>;
+
+export interface RuleReference {
+  title: string;
+  url: string;
+}
+
+export interface RuleMeta<Messages extends MessageMap = MessageMap, Options = Record<string, unknown>> {
+  /** The catalogue id (`R17`) when the rule comes from the research catalogue. */
+  catalogueId?: string;
+  severity: Severity;
+  /** Kinds the rule reads; the engine skips the rule when none is present. */
+  kinds: readonly string[];
+  /** One line: what the rule finds. */
+  summary: string;
+  /** What breaks and why, in Kubernetes terms. */
+  why: string;
+  /** The exact trigger. */
+  trigger: string;
+  /** Cases the rule deliberately stays silent on. */
+  exceptions: string;
+  /** How to fix it. */
+  fix: string;
+  /** Which field the finding points at. */
+  reportsAt: string;
+  references: readonly RuleReference[];
+  messages: Messages;
+  examples: { invalid: readonly string[]; valid: readonly string[] };
+  options?: { schema: Record<string, unknown>; defaults: Options };
+}
+
+export interface RuleContext<Messages extends MessageMap = MessageMap, Options = Record<string, unknown>> {
+  model: StorageModel;
+  options: Options;
+  report<K extends keyof Messages>(descriptor: ReportDescriptor<Messages, K>): void;
+}
+
+export interface RuleModule<Messages extends MessageMap = MessageMap, Options = any> {
+  id: string;
+  meta: RuleMeta<Messages, Options>;
+  check(context: RuleContext<Messages, Options>): void;
+}

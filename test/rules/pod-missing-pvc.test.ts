@@ -1,0 +1,100 @@
+import rule from '../../rules/pod-missing-pvc.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+const deployment = (namespace: string | undefined, claim: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web${namespace ? `\n  namespace: ${namespace}` : ''}
+spec:
+  template:
+    spec:
+      containers:
+        - name: web
+          image: nginx
+          volumeMounts: [{name: data, mountPath: /data}]
+      volumes:
+        - name: data
+          persistentVolumeClaim:
+            claimName: ${claim}
+`;
+const pvc = (namespace: string | undefined, name: string) => `---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: ${name}${namespace ? `\n  namespace: ${namespace}` : ''}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+`;
+
+ruleTester(rule, {
+  valid: [
+    { name: 'claim in the same namespace', code: deployment('shop', 'data') + pvc('shop', 'data') },
+    { name: 'both without namespace land in the default namespace', code: deployment(undefined, 'data') + pvc(undefined, 'data') },
+    { name: 'explicit default namespace matches an unset one', code: deployment(undefined, 'data') + pvc('default', 'data') },
+    {
+      name: 'claim created by a StatefulSet claim template',
+      code: deployment('db', 'data-pg-0') + `---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: pg, namespace: db}
+spec:
+  replicas: 1
+  template:
+    spec:
+      containers: [{name: pg, image: postgres}]
+  volumeClaimTemplates:
+    - metadata: {name: data}
+      spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`,
+    },
+    {
+      name: 'generic ephemeral volumes are not claims by name',
+      code: `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: busybox}]
+  volumes:
+    - name: scratch
+      ephemeral:
+        volumeClaimTemplate:
+          spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'claim not in the repo is a note',
+      code: deployment('shop', 'data'),
+      errors: [{ messageId: 'missing', severity: 'note', line: 16, resource: 'Deployment/shop/web', path: ['spec', 'template', 'spec', 'volumes', 0, 'persistentVolumeClaim', 'claimName'], messageIncludes: ['"data"', 'not in the repo'] }],
+    },
+    {
+      name: 'claim missing from a complete bundle is an error',
+      code: deployment('shop', 'data'),
+      model: { bundleComplete: true },
+      errors: [{ messageId: 'missing', severity: 'error', messageIncludes: ['does not exist'] }],
+    },
+    {
+      name: 'claim in another namespace is an error',
+      code: deployment('shop', 'data') + pvc('default', 'data'),
+      errors: [{ messageId: 'otherNamespace', severity: 'error', messageIncludes: ['namespace "default"'] }],
+    },
+    {
+      name: 'a claim template name of another StatefulSet does not count',
+      code: deployment('db', 'data-other-0') + `---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: pg, namespace: db}
+spec:
+  template:
+    spec:
+      containers: [{name: pg, image: postgres}]
+  volumeClaimTemplates:
+    - metadata: {name: data}
+      spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`,
+      errors: [{ messageId: 'missing' }],
+    },
+  ],
+});
