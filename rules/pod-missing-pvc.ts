@@ -32,7 +32,7 @@ export default defineRule({
         `${d.kind} "${d.workload}" mounts PersistentVolumeClaim "${d.claim}", which ${d.complete ? 'does not exist' : 'is not in the repo'} in namespace "${d.namespace}"; ` +
         `pods stay Pending with 'persistentvolumeclaim "${d.claim}" not found'${d.complete ? '' : ' unless it exists in the cluster'}.`,
       otherNamespace: (d: { kind: string; workload: string; claim: string; namespace: string; others: string }) =>
-        `${d.kind} "${d.workload}" in namespace "${d.namespace}" mounts PersistentVolumeClaim "${d.claim}", but that claim lives in ${d.others}; ` +
+        `${d.kind} "${d.workload}" in namespace "${d.namespace}" mounts PersistentVolumeClaim "${d.claim}", but a claim of that name exists only in ${d.others}; ` +
         'claims must be in the pod\'s namespace, so pods stay Pending.',
     },
     examples: {
@@ -98,7 +98,7 @@ spec:
             path,
             messageId: 'otherNamespace',
             severity: 'error',
-            data: { ...base, others: elsewhere.map((pvc) => `namespace "${model.namespaceOf(pvc)}"`).join(', ') },
+            data: { ...base, others: `namespace ${elsewhere.map((pvc) => `"${model.namespaceOf(pvc)}"`).join(', ')}` },
             related: elsewhere.map((pvc) => ({ resource: pvc, path: ['metadata', 'name'], message: `PVC "${pvc.name}" in namespace "${model.namespaceOf(pvc)}"` })),
           });
           continue;

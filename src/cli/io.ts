@@ -1,0 +1,11 @@
+// What the CLI needs from the outside world, so tests can run it without a process.
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  readStdin: () => Promise<string>;
+  writeFile: (path: string, text: string) => Promise<void>;
+}

@@ -1,0 +1,46 @@
+// A rule's page, rendered from its metadata: `pvlint explain <id>`, SARIF help and the README table share it.
+import type { RuleModule } from '../types.js';
+
+export function rulePageMarkdown(rule: RuleModule): string {
+  const m = rule.meta;
+  const lines = [
+    `# ${rule.id}${m.catalogueId ? ` (${m.catalogueId})` : ''}`,
+    '',
+    m.summary,
+    '',
+    `Default severity: **${m.severity}**. Reads: ${m.kinds.join(', ') || 'any kind'}.`,
+    '',
+    '## What breaks, and why',
+    m.why,
+    '',
+    '## When it fires',
+    m.trigger,
+    '',
+    '## When it stays silent',
+    m.exceptions,
+    '',
+    '## How to fix it',
+    m.fix,
+    '',
+    '## Where it reports',
+    m.reportsAt,
+  ];
+  if (m.options) {
+    lines.push('', '## Options', '```json', JSON.stringify(m.options.defaults, null, 2), '```');
+  }
+  if (m.examples.invalid.length > 0) lines.push('', '## Example that fires', '```yaml', m.examples.invalid[0].trimEnd(), '```');
+  if (m.examples.valid.length > 0) lines.push('', '## Fixed', '```yaml', m.examples.valid[0].trimEnd(), '```');
+  if (m.references.length > 0) {
+    lines.push('', '## References');
+    for (const ref of m.references) lines.push(`- [${ref.title}](${ref.url})`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The page for a terminal: markdown markers stripped, headings kept as plain lines. */
+export function rulePageText(rule: RuleModule): string {
+  return rulePageMarkdown(rule)
+    .replace(/^#+ /gm, '')
+    .replace(/\*\*(.+?)\*\*/g, '$1')
+    .replace(/\[(.+?)\]\((.+?)\)/g, '$1 <$2>');
+}

@@ -1,0 +1,9 @@
+// The public API: lint() for scripts, defineRule for custom rules, and the types they use.
+export { lint, type LintOptions, type LintResult, type ScopeSummary } from './lint.js';
+export { defineRule } from './define-rule.js';
+export { BUILTIN_RULES } from './registry.js';
+export { StorageModel, type Lookup, type ClaimUse, type ClaimTarget } from './model/storage-model.js';
+export type { PodTemplate, PodVolume, ContainerUse, Replicas } from './model/pod-templates.js';
+export { parseQuantity, compareQuantities, type Quantity } from './model/quantity.js';
+export { matchSelector, type LabelSelector } from './model/selector.js';
+export type * from './types.js';

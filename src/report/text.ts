@@ -1,0 +1,112 @@
+// The terminal report, after ESLint's "stylish": findings grouped under their file, aligned columns, the fix
+// right under each finding, one summary line. Colour comes from kleur, switched per call (see formatText).
+import kleur from 'kleur';
+import type { LintResult } from '../lint.js';
+import type { Finding, Severity } from '../types.js';
+import { countSeverities, sortFindings } from './order.js';
+
+export interface TextOptions {
+  color: boolean;
+  /** Show errors only (warnings and notes are counted in the summary, not listed). */
+  quiet?: boolean;
+}
+
+const SEVERITY_COLOR: Record<Severity, (text: string) => string> = {
+  error: (t) => kleur.red(t),
+  warning: (t) => kleur.yellow(t),
+  note: (t) => kleur.cyan(t),
+};
+
+function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** A single environment named '' is the unnamed scope of loose manifests: naming it would be noise. */
+function showsEnvironments(finding: Finding): boolean {
+  return finding.environments.length > 1 || (finding.environments.length === 1 && finding.environments[0] !== '');
+}
+
+function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
+  const groups = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const group = groups.get(finding.location.file);
+    if (group) group.push(finding);
+    else groups.set(finding.location.file, [finding]);
+  }
+  return groups;
+}
+
+function formatGroup(file: string, findings: readonly Finding[]): string[] {
+  // Columns are measured on the plain text, then coloured, so escapes never break the alignment.
+  const lineWidth = Math.max(...findings.map((f) => String(f.location.region.startLine).length));
+  const columnWidth = Math.max(...findings.map((f) => String(f.location.region.startColumn).length));
+  const severityWidth = Math.max(...findings.map((f) => f.severity.length));
+  const messageLines = findings.map((f) => f.message.split(/\r?\n/));
+  const messageWidth = Math.max(...messageLines.map((lines) => lines[0].length));
+  const indent = ' '.repeat(2 + lineWidth + 1 + columnWidth + 2 + severityWidth + 2);
+
+  const out = [kleur.underline(file)];
+  findings.forEach((finding, i) => {
+    const { startLine, startColumn } = finding.location.region;
+    const position = `${String(startLine).padStart(lineWidth)}:${String(startColumn).padEnd(columnWidth)}`;
+    const [first, ...rest] = messageLines[i];
+    out.push(
+      `  ${kleur.dim(position)}  ${SEVERITY_COLOR[finding.severity](finding.severity.padEnd(severityWidth))}  ` +
+        `${first.padEnd(messageWidth)}  ${kleur.dim(finding.ruleId)}`,
+    );
+    for (const line of rest) out.push(`${indent}${line}`);
+    if (finding.fix) out.push(`${indent}${kleur.dim('fix:')} ${finding.fix}`);
+    for (const related of finding.related) {
+      out.push(`${indent}${kleur.dim('related:')} ${related.location.file}:${related.location.region.startLine}  ${related.message}`);
+    }
+    if (finding.note) out.push(`${indent}${kleur.dim('note:')} ${finding.note}`);
+    if (showsEnvironments(finding)) out.push(`${indent}${kleur.dim('environments:')} ${finding.environments.join(', ')}`);
+  });
+  return out;
+}
+
+function hiddenNote(hidden: readonly Finding[]): string {
+  if (hidden.length === 0) return '';
+  const counts = countSeverities(hidden);
+  const parts = [counts.warnings > 0 ? plural(counts.warnings, 'warning') : '', counts.notes > 0 ? plural(counts.notes, 'note') : ''];
+  return `; ${parts.filter(Boolean).join(' and ')} not shown (--quiet)`;
+}
+
+function summaryLine(result: LintResult, shown: readonly Finding[], hidden: readonly Finding[], quiet: boolean): string {
+  const hiddenText = hiddenNote(hidden);
+  if (shown.length === 0) {
+    const what = quiet ? 'errors' : 'problems';
+    return kleur.green().bold(`✔ no ${what} in ${plural(result.stats.files, 'file')} (${plural(result.stats.resources, 'resource')})${hiddenText}`);
+  }
+  const counts = countSeverities(shown);
+  const files = new Set(shown.map((f) => f.location.file)).size;
+  const text =
+    `✖ ${plural(shown.length, 'problem')} (${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')}, ` +
+    `${plural(counts.notes, 'note')}) in ${plural(files, 'file')}${hiddenText}`;
+  const paint = counts.errors > 0 ? kleur.red().bold : counts.warnings > 0 ? kleur.yellow().bold : kleur.cyan().bold;
+  return paint(text);
+}
+
+function render(result: LintResult, quiet: boolean): string {
+  const all = sortFindings(result.findings);
+  const shown = quiet ? all.filter((f) => f.severity === 'error') : all;
+  const hidden = quiet ? all.filter((f) => f.severity !== 'error') : [];
+  const lines: string[] = [];
+  for (const [file, findings] of groupByFile(shown)) lines.push(...formatGroup(file, findings), '');
+  lines.push(summaryLine(result, shown, hidden, quiet));
+  // `pvlint explain` documents rule modules, not pvlint's own diagnostics.
+  if (shown.some((f) => !f.ruleId.startsWith('pvlint/'))) lines.push(kleur.dim("Run 'pvlint explain <rule-id>' for a rule's full page."));
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatText(result: LintResult, options: TextOptions): string {
+  // kleur's switch is module-global and initialised from the environment (NO_COLOR, TTY). Setting it for the
+  // duration of this synchronous call, and restoring it after, makes the output depend on `options.color` only.
+  const previous = kleur.enabled;
+  kleur.enabled = options.color;
+  try {
+    return render(result, options.quiet ?? false);
+  } finally {
+    kleur.enabled = previous;
+  }
+}

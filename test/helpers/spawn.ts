@@ -1,0 +1,34 @@
+// Runs the built pvlint binary the way a user does, in a given directory.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BIN } from './paths.js';
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runPvlint(args: readonly string[], options: { cwd: string; input?: string; env?: Record<string, string> }): CliRun {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    input: options.input ?? '',
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A temp directory with the given files (paths relative to it). */
+export function tempTree(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pvlint-test-'));
+  for (const [name, text] of Object.entries(files)) {
+    const file = path.join(dir, name);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  return dir;
+}
