@@ -1,5 +1,6 @@
 // R21: a pod template mounts a claim that does not exist in its namespace.
 import { defineRule } from '../src/define-rule.js';
+import { isShadowedByClaimTemplate } from '../src/model/pod-templates.js';
 
 export default defineRule({
   id: 'pod-missing-pvc',
@@ -18,7 +19,8 @@ export default defineRule({
     exceptions:
       'A claim that is not in the repo may exist in the cluster: without `bundleComplete` the finding is a note. ' +
       'It is an error when a PVC of that name exists in another namespace (it can never be used from here) or when the ' +
-      'bundle is declared complete. Generic ephemeral volumes create their own claims and are never reported.',
+      'bundle is declared complete. Generic ephemeral volumes create their own claims and are never reported, nor is a StatefulSet pod volume ' +
+      'that shares its name with a claim template (the controller replaces it with the template\'s claim).',
     fix:
       'Create the PVC in the pod\'s namespace (or move the workload next to it). For per-replica storage use a StatefulSet ' +
       'with volumeClaimTemplates or a generic ephemeral volume.',
@@ -86,7 +88,7 @@ spec:
     for (const template of model.templates) {
       const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
       for (const volume of template.volumes) {
-        if (volume.claimName === undefined) continue;
+        if (volume.claimName === undefined || isShadowedByClaimTemplate(template, volume)) continue;
         const lookup = model.lookupClaim(namespace, volume.claimName);
         if (lookup.status === 'found') continue;
         const path = [...volume.path, 'persistentVolumeClaim', 'claimName'];

@@ -25,6 +25,11 @@ export interface PodVolume {
   claimName?: string;
   /** `persistentVolumeClaim.readOnly: true`. */
   readOnly: boolean;
+  /**
+   * Generic ephemeral volumes only (`source` is `ephemeral`): where `ephemeral.volumeClaimTemplate` is (or would be)
+   * and its value, `undefined` when the template is absent.
+   */
+  ephemeralTemplate?: { path: JsonPath; object: unknown };
 }
 
 export interface ContainerUse {
@@ -37,6 +42,8 @@ export interface ContainerUse {
   readOnly: boolean;
   target?: string;
   subPath?: string;
+  /** `volumeMounts[].subPathExpr` as written (mounts only). */
+  subPathExpr?: string;
 }
 
 export interface ClaimTemplate {
@@ -129,6 +136,9 @@ export function podTemplateOf(resource: Resource): PodTemplate | undefined {
       source,
       claimName: pvc && pvc.claimName != null ? String(pvc.claimName) : undefined,
       readOnly: pvc?.readOnly === true,
+      ...(source === 'ephemeral'
+        ? { ephemeralTemplate: { path: [...specPath, 'volumes', index, 'ephemeral', 'volumeClaimTemplate'], object: volume.ephemeral?.volumeClaimTemplate ?? undefined } }
+        : {}),
     });
   });
   const uses: ContainerUse[] = [];
@@ -145,6 +155,7 @@ export function podTemplateOf(resource: Resource): PodTemplate | undefined {
           volumeName: String(mount.name), readOnly: mount.readOnly === true,
           target: mount.mountPath == null ? undefined : String(mount.mountPath),
           subPath: mount.subPath == null ? undefined : String(mount.subPath),
+          subPathExpr: mount.subPathExpr == null ? undefined : String(mount.subPathExpr),
         });
       });
       (Array.isArray(container.volumeDevices) ? container.volumeDevices : []).forEach((device: any, di: number) => {
@@ -172,4 +183,12 @@ export function podTemplateOf(resource: Resource): PodTemplate | undefined {
 /** PVC names a StatefulSet creates for a claim template: `<template>-<statefulset>-<ordinal>`. */
 export function statefulSetClaimName(template: string, statefulSet: string, ordinal: number): string {
   return `${template}-${statefulSet}-${ordinal}`;
+}
+
+/**
+ * The StatefulSet controller replaces a pod volume that has a claim template's name with that template's
+ * claim (`updateStorage`), so such a volume's own source is never used.
+ */
+export function isShadowedByClaimTemplate(template: PodTemplate, volume: PodVolume): boolean {
+  return template.kind === 'StatefulSet' && template.claimTemplates.some((t) => t.name === volume.name);
 }

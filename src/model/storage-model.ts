@@ -1,7 +1,7 @@
 // The cross-referenced model of one scope (one environment): built once, read-only for rules.
 // Every cross-reference is an index lookup; no rule needs to compare all pairs of resources.
 import type { Resource } from '../types.js';
-import { getPath, podTemplateOf, type ContainerUse, type PodTemplate, type PodVolume } from './pod-templates.js';
+import { getPath, isShadowedByClaimTemplate, podTemplateOf, type ContainerUse, type PodTemplate, type PodVolume } from './pod-templates.js';
 
 /** Kinds without a namespace; everything else lands in the scope's default namespace when unset. */
 const CLUSTER_SCOPED = new Set([
@@ -131,7 +131,7 @@ export class StorageModel {
     for (const template of templates) {
       const ns = this.namespaceOf(template.workload) ?? this.defaultNamespace;
       for (const volume of template.volumes) {
-        if (volume.claimName === undefined) continue;
+        if (volume.claimName === undefined || isShadowedByClaimTemplate(template, volume)) continue;
         const uses = template.uses.filter((use) => use.volumeName === volume.name);
         const writes = !volume.readOnly && uses.some((use) => !use.readOnly);
         push(this.usesByClaim, key(ns, volume.claimName), { template, volume, uses, writes });

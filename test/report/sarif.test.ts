@@ -120,7 +120,7 @@ Sarif('a finding with a related location links to it from the message', ({ log, 
   assert.is(result.level, 'error');
   assert.is(
     result.message.text,
-    'Deployment "web" in namespace "shop" mounts PersistentVolumeClaim "data", but that claim lives in namespace "default"; ' +
+    'Deployment "web" in namespace "shop" mounts PersistentVolumeClaim "data", but a claim of that name exists only in namespace "default"; ' +
       'claims must be in the pod\'s namespace, so pods stay Pending. Related: [PVC "data" in namespace "default"](1).',
   );
   assert.equal(result.locations[0].physicalLocation, {

@@ -23,7 +23,7 @@ Text('groups findings under their file with line:col, severity, message and rule
   assert.ok(header > 0, plain);
   assert.is(
     lines[header + 1],
-    '  17:13  error  Deployment "web" in namespace "shop" mounts PersistentVolumeClaim "data", but that claim lives in namespace "default"; ' +
+    '  17:13  error  Deployment "web" in namespace "shop" mounts PersistentVolumeClaim "data", but a claim of that name exists only in namespace "default"; ' +
       "claims must be in the pod's namespace, so pods stay Pending.  pod-missing-pvc",
   );
   assert.is(

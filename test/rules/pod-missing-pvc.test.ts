@@ -49,6 +49,23 @@ spec:
 `,
     },
     {
+      name: 'a StatefulSet pod volume named like a claim template is replaced by the template claim',
+      code: `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: db}
+spec:
+  template:
+    spec:
+      containers: [{name: db, image: cockroachdb/cockroach, volumeMounts: [{name: datadir, mountPath: /data}]}]
+      volumes:
+        - name: datadir
+          persistentVolumeClaim: {claimName: datadir}
+  volumeClaimTemplates:
+    - metadata: {name: datadir}
+      spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`,
+    },
+    {
       name: 'generic ephemeral volumes are not claims by name',
       code: `apiVersion: v1
 kind: Pod

@@ -1,0 +1,115 @@
+import rule from '../../rules/claim-spec-invalid.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+const pvc = (spec: string, name = 'data', namespace = 'db') => `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: ${name}, namespace: ${namespace}}
+spec:
+${spec}`;
+
+const statefulSet = (vctSpec: string) => `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web, namespace: shop}
+spec:
+  serviceName: web
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: web
+          image: nginx
+          volumeMounts: [{name: data, mountPath: /data}]
+  volumeClaimTemplates:
+    - metadata: {name: data}
+      spec:
+${vctSpec}`;
+
+ruleTester(rule, {
+  valid: [
+    { name: 'complete PVC', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n') },
+    { name: 'complete claim template', code: statefulSet('        accessModes: [ReadWriteOnce]\n        resources: {requests: {storage: 1Gi}}\n') },
+    { name: 'ReadWriteOncePod alone', code: pvc('  accessModes: [ReadWriteOncePod]\n  resources: {requests: {storage: 1Gi}}\n') },
+    { name: 'a number is a quantity', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1073741824}}\n') },
+    {
+      name: 'a PVC patch next to its base in the same scope',
+      code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n') + '---\n' + pvc('  resources: {requests: {storage: 5Gi}}\n'),
+    },
+    {
+      name: 'an ephemeral volume without spec is left to ephemeral-volume-missing-spec',
+      code: `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: busybox, volumeMounts: [{name: s, mountPath: /s}]}]
+  volumes:
+    - name: s
+      ephemeral:
+        volumeClaimTemplate: {metadata: {labels: {a: b}}}
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'restore PVC with dataSourceRef still needs modes and size',
+      code: pvc('  storageClassName: gp3\n  dataSourceRef: {apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nightly}\n'),
+      errors: [
+        { messageId: 'noAccessModes', severity: 'error', line: 4, resource: 'PersistentVolumeClaim/db/data', path: ['spec', 'accessModes'], messageIncludes: ['sets no accessModes', 'at least 1 access mode is required', 'at apply'] },
+        { messageId: 'noStorage', line: 4, path: ['spec', 'resources', 'requests', 'storage'], messageIncludes: ['spec.resources[storage]: Required value'] },
+      ],
+    },
+    {
+      name: 'static PVC with volumeName and only limits.storage',
+      code: pvc('  volumeName: pv-1\n  accessModes: []\n  resources:\n    limits: {storage: 1Gi}\n'),
+      errors: [
+        { messageId: 'noAccessModes', line: 6, messageIncludes: ['empty accessModes list'] },
+        { messageId: 'noStorage', line: 7, messageIncludes: ['only limits.storage'] },
+      ],
+    },
+    {
+      name: 'claim template without accessModes fails at PVC creation on older clusters',
+      code: statefulSet('        resources: {requests: {storage: 1Gi}}\n'),
+      errors: [{ messageId: 'noAccessModes', line: 16, resource: 'StatefulSet/shop/web', path: ['spec', 'volumeClaimTemplates', 0, 'spec', 'accessModes'], messageIncludes: ['volumeClaimTemplate "data"', 'failed to create PVC', '#132212'] }],
+    },
+    {
+      name: 'unknown access mode and zero storage',
+      code: pvc('  accessModes: [ReadWriteOnce, ReadWriteAll]\n  resources: {requests: {storage: "0"}}\n'),
+      errors: [
+        { messageId: 'badAccessMode', line: 5, path: ['spec', 'accessModes', 1], messageIncludes: ['"ReadWriteAll"'] },
+        { messageId: 'badStorage', line: 6, messageIncludes: ['not greater than zero'] },
+      ],
+    },
+    {
+      name: 'RWOP with another mode, and a storage request that is no quantity',
+      code: pvc('  accessModes: [ReadWriteOncePod, ReadWriteOnce]\n  resources: {requests: {storage: 10GB}}\n'),
+      errors: [
+        { messageId: 'mixedRwop', line: 5 },
+        { messageId: 'badStorage', line: 6, messageIncludes: ['not a Kubernetes quantity'] },
+      ],
+    },
+    {
+      name: 'generic ephemeral claim template without storage, in a Job',
+      code: `apiVersion: batch/v1
+kind: Job
+metadata: {name: build, namespace: ci}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox, volumeMounts: [{name: s, mountPath: /s}]}]
+      volumes:
+        - name: s
+          ephemeral:
+            volumeClaimTemplate:
+              spec:
+                accessModes: [ReadWriteOnce]
+`,
+      errors: [{ messageId: 'noStorage', line: 13, messageIncludes: ['Job "build": ephemeral volume "s"', 'rejects the Job at apply'] }],
+    },
+    {
+      name: 'both documents of a twin pair are incomplete: both reported',
+      code: pvc('  resources: {requests: {storage: 1Gi}}\n') + '---\n' + pvc('  resources: {requests: {storage: 5Gi}}\n'),
+      errors: [{ messageId: 'noAccessModes', line: 4 }, { messageId: 'noAccessModes', line: 10 }],
+    },
+  ],
+});
