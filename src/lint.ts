@@ -1,4 +1,5 @@
-// The programmatic entry point: discover → read → parse → model per scope → rules → merged findings.
+// The programmatic entry point: discover → render (one scope per Kustomize root / Helm chart) and read
+// loose manifests (one scope per argument) → model per scope → rules → findings merged across scopes.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, FATAL_DIAGNOSTICS } from './engine/diagnostic.js';
@@ -9,6 +10,9 @@ import { parseResources } from './load/parse-resources.js';
 import { makeSourceFile, toDisplayPath } from './load/source-file.js';
 import { StorageModel } from './model/storage-model.js';
 import { defaultRuleSettings } from './registry.js';
+import { attachHelmLocators, findChart, hasSourceComments } from './render/helm-stream.js';
+import { renderAll } from './render/render-all.js';
+import { SourceCache } from './render/source-cache.js';
 import type { Finding, Resource, SourceFile } from './types.js';
 
 export interface LintOptions {
@@ -22,10 +26,30 @@ export interface LintOptions {
   rules?: readonly RuleSetting[];
   /** The repo holds every storage object: absent references are missing, not external. */
   bundleComplete?: boolean;
+  /** Command that renders a Kustomize root (the directory is appended); default `kustomize build` if installed, else `kubectl kustomize`. */
+  kustomizeCommand?: string;
+  /** Command used as `<helmCommand> template ...`; default `helm` when on PATH. */
+  helmCommand?: string;
+  /** Values files passed to every `helm template` with `--values`, relative to `cwd`. */
+  helmValues?: readonly string[];
+  /** Release name for `helm template` (default `release-name`, as helm's own default). */
+  helmRelease?: string;
+  /** Release namespace for `helm template`; also the namespace of chart objects that set none (default `default`). */
+  helmNamespace?: string;
+  /** Stop a render that runs longer than this (default 60000). */
+  renderTimeoutMs?: number;
+  /** Lint without the environments whose renderer is missing (a note) instead of failing (exit 2). */
+  skipMissingRenderers?: boolean;
+  /** Pass `--enable-helm` to kustomize (kustomizations with `helmCharts`). Never on by default. */
+  enableHelm?: boolean;
+  /** Called as each render finishes; the CLI shows it on a TTY. */
+  onProgress?: (done: number, total: number, label: string) => void;
 }
 
 export interface ScopeSummary {
   name: string;
+  /** Loose manifests of one argument, or an environment a renderer produced. */
+  kind: 'manifests' | 'kustomize' | 'helm';
   files: number;
   resources: number;
 }
@@ -42,8 +66,10 @@ export interface LintResult {
 
 interface Scope {
   name: string;
-  files: SourceFile[];
+  kind: ScopeSummary['kind'];
+  files: number;
   resources: Resource[];
+  defaultNamespace?: string;
 }
 
 async function readSource(absPath: string, root: string): Promise<{ file: SourceFile } | { error: string }> {
@@ -63,23 +89,31 @@ function scopeName(argument: string, root: string, cwd: string): string {
   return toDisplayPath(path.resolve(cwd, argument), root);
 }
 
+/** Distinct source files behind a rendered scope's objects (what the summary counts). */
+function originFiles(resources: readonly Resource[]): number {
+  return new Set(resources.map((r) => r.origin?.file?.absPath ?? r.file.absPath)).size;
+}
+
 export async function lint(options: LintOptions): Promise<LintResult> {
   const cwd = options.cwd ?? process.cwd();
   const root = await findRepoRoot(cwd);
   const settings = options.rules ?? defaultRuleSettings();
+  const cache = new SourceCache(root);
   const findings: Finding[] = [];
   const scopes: Scope[] = [];
   let documents = 0;
-  const seen = new Set<string>();
-  // All inputs of one invocation form one scope until renderers split them into environments.
-  const scope: Scope = { name: options.paths.map((p) => scopeName(p, root, cwd)).join(', '), files: [], resources: [] };
+  const seenFiles = new Set<string>();
+  const kustomizations = new Set<string>();
+  const charts = new Set<string>();
   for (const argument of options.paths) {
-    const input = await discover(argument, { cwd, ignore: options.ignore });
+    const input = await discover(argument, { cwd, ignore: options.ignore, cache });
+    input.kustomizations.forEach((dir) => kustomizations.add(dir));
+    input.charts.forEach((dir) => charts.add(dir));
     const sources: SourceFile[] = [];
     if (input.stdin) sources.push(makeSourceFile('<stdin>', '<stdin>', (options.stdin ?? '').replace(/^\uFEFF/, '')));
     for (const absPath of input.files) {
-      if (seen.has(absPath)) continue;
-      seen.add(absPath);
+      if (seenFiles.has(absPath)) continue;
+      seenFiles.add(absPath);
       const read = await readSource(absPath, root);
       if ('error' in read) {
         const display = toDisplayPath(absPath, root);
@@ -88,17 +122,43 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       }
       sources.push(read.file);
     }
+    // Loose manifests of one argument are one environment. A committed or piped `helm template` stream is
+    // an environment of its own (several renders of one chart side by side must not see each other);
+    // `helm template --output-dir` writes one file per template, so such files group by directory.
+    const loose: Scope = { name: scopeName(argument, root, cwd), kind: 'manifests', files: 0, resources: [] };
+    const streams = new Map<string, Scope>();
     for (const file of sources) {
       const parsed = parseResources(file);
       documents += parsed.documents.length;
-      scope.files.push(file);
+      let scope = loose;
+      if (hasSourceComments(file.text)) {
+        const start = file.absPath === '<stdin>' ? cwd : path.dirname(file.absPath);
+        const helm = attachHelmLocators(cache, file, parsed.documents, parsed.resources, (chart) => findChart(cache, start, chart, root));
+        if (helm.mapped > 0) {
+          const name = helm.templates.size === 1 && file.absPath !== '<stdin>' ? path.posix.dirname(file.path) : file.path;
+          scope = streams.get(name) ?? { name, kind: 'helm', files: 0, resources: [] };
+          if (!streams.has(name)) {
+            streams.set(name, scope);
+            scopes.push(scope);
+          }
+        }
+      }
+      scope.files++;
       scope.resources.push(...parsed.resources);
-      for (const d of parsed.diagnostics) findings.push(diagnostic(d.ruleId, d.message, d.location));
+      for (const d of parsed.diagnostics) findings.push(diagnostic(d.ruleId, d.message, d.location, 'error', [scope.name]));
     }
+    if (loose.files > 0) scopes.push(loose);
   }
-  scopes.push(scope);
+  const rendered = await renderAll(cache, [...kustomizations], [...charts], options, cwd);
+  findings.push(...rendered.diagnostics);
+  for (const scope of rendered.scopes) {
+    findings.push(...scope.diagnostics);
+    documents += scope.documents;
+    if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
+    scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, defaultNamespace: scope.defaultNamespace });
+  }
   for (const s of scopes) {
-    const model = new StorageModel(s.resources, { scope: s.name, bundleComplete: options.bundleComplete });
+    const model = new StorageModel(s.resources, { scope: s.name, bundleComplete: options.bundleComplete, defaultNamespace: s.defaultNamespace });
     const result = runRules(model, settings);
     findings.push(...result.findings, ...result.crashes);
   }
@@ -106,10 +166,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   return {
     findings: merged,
     fatal: merged.some((f) => FATAL_DIAGNOSTICS.has(f.ruleId)),
-    scopes: scopes.map((s) => ({ name: s.name, files: s.files.length, resources: s.resources.length })),
+    scopes: scopes.map((s) => ({ name: s.name, kind: s.kind, files: s.files, resources: s.resources.length })),
     root,
     stats: {
-      files: scopes.reduce((n, s) => n + s.files.length, 0),
+      files: scopes.reduce((n, s) => n + s.files, 0),
       documents,
       resources: scopes.reduce((n, s) => n + s.resources.length, 0),
     },

@@ -22,9 +22,17 @@ const OPTIONS = {
   format: { type: 'string', short: 'f' },
   output: { type: 'string', short: 'o' },
   'fail-level': { type: 'string' },
+  'sarif-category': { type: 'string' },
   ignore: { type: 'string', multiple: true },
   quiet: { type: 'boolean', short: 'q' },
   'bundle-complete': { type: 'boolean' },
+  'kustomize-command': { type: 'string' },
+  'helm-values': { type: 'string', multiple: true },
+  'helm-release': { type: 'string' },
+  'helm-namespace': { type: 'string' },
+  'render-timeout': { type: 'string' },
+  'skip-missing-renderers': { type: 'boolean' },
+  'enable-helm': { type: 'boolean' },
   'no-color': { type: 'boolean' },
   color: { type: 'boolean' },
   version: { type: 'boolean', short: 'v' },
@@ -64,11 +72,21 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (!SEVERITIES.includes(failLevel)) {
     return usage(io, `unknown fail level "${values['fail-level']}" (expected one of: error, warning, note)`);
   }
+  const category = values['sarif-category'];
+  if (category !== undefined && (format !== 'sarif' || category.replace(/\/+$/, '') === '')) {
+    return usage(io, format !== 'sarif' ? '--sarif-category needs --format sarif' : '--sarif-category needs a non-empty category');
+  }
   const [command, ...rest] = positionals;
   if (command === 'rules') return listRules(io, format, rest);
   if (command === 'explain') return explain(io, rest);
 
   const paths = positionals.length > 0 ? positionals : ['.'];
+  const timeoutText = values['render-timeout'];
+  const renderTimeoutSeconds = timeoutText === undefined ? 60 : Number(timeoutText);
+  if (!(renderTimeoutSeconds > 0) || !Number.isFinite(renderTimeoutSeconds)) {
+    return usage(io, `--render-timeout takes a number of seconds greater than 0 (got "${timeoutText}")`);
+  }
+  const progress = progressReporter(io);
   if (paths.filter((p) => p === '-').length > 1) return usage(io, '"-" (stdin) may be given only once');
   let result;
   try {
@@ -79,8 +97,18 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       stdin: paths.includes('-') ? await io.readStdin() : undefined,
       rules: defaultRuleSettings(),
       bundleComplete: values['bundle-complete'],
+      kustomizeCommand: values['kustomize-command'],
+      helmValues: values['helm-values'],
+      helmRelease: values['helm-release'],
+      helmNamespace: values['helm-namespace'],
+      renderTimeoutMs: renderTimeoutSeconds * 1000,
+      skipMissingRenderers: values['skip-missing-renderers'],
+      enableHelm: values['enable-helm'],
+      onProgress: progress.update,
     });
+    progress.done();
   } catch (error) {
+    progress.done();
     if (error instanceof UsageError) return usage(io, error.message);
     io.stderr(`pvlint: internal error: ${(error as Error).stack ?? String(error)}\n`);
     return EXIT_ERROR;
@@ -95,6 +123,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     toolVersion: pvlintVersion(),
     color,
     quiet: values.quiet ?? false,
+    category,
     readFile: (repoPath: string) => {
       try {
         return readFileSync(path.join(result.root, repoPath), 'utf8');
@@ -117,9 +146,25 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   return failing ? EXIT_FINDINGS : EXIT_OK;
 }
 
+/** Render progress on stderr, only on a terminal and only when there are more than a few roots. */
+function progressReporter(io: CliIO): { update: (done: number, total: number, label: string) => void; done: () => void } {
+  let shown = false;
+  return {
+    update(done, total, label) {
+      if (!io.stderrIsTTY || total <= 3) return;
+      shown = true;
+      io.stderr(`\r\u001b[2Krendering ${done}/${total}  ${label.slice(0, 60)}`);
+    },
+    done() {
+      if (shown) io.stderr('\r\u001b[2K');
+      shown = false;
+    },
+  };
+}
+
 function listRules(io: CliIO, format: Format, rest: string[]): number {
   if (rest.length > 0) return usage(io, `'pvlint rules' takes no arguments (got ${rest.join(' ')})`);
-  if (format === 'sarif') return usage(io, "'pvlint rules' prints text or json");
+  if (format !== 'text' && format !== 'json') return usage(io, "'pvlint rules' prints text or json");
   io.stdout(format === 'json' ? rulesJson(BUILTIN_RULES) : rulesTextTable(BUILTIN_RULES));
   return EXIT_OK;
 }

@@ -5,6 +5,7 @@ export const DIAGNOSTIC_FIXES: Record<string, string> = {
   'pvlint/parse': 'Fix the YAML syntax at this position; the other documents of the file are still linted.',
   'pvlint/read': 'Make the file readable (permissions, encoding) or exclude it with --ignore.',
   'pvlint/render': 'Fix the renderer error shown in the message; the other environments are still linted.',
+  'pvlint/render-skipped': 'Install the renderer (helm, or kustomize/kubectl) to lint these environments too, or point pvlint at committed rendered output.',
   'pvlint/rule-crash': 'This is a bug in the rule; please report it with the manifest that triggers it.',
 };
 

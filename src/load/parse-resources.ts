@@ -67,7 +67,7 @@ export function parseResources(file: SourceFile): ParsedFile {
   const diagnostics: ParseDiagnostic[] = [];
   let documents: Document.Parsed[];
   try {
-    documents = parseAllDocuments(file.text, { prettyErrors: false, uniqueKeys: true, strict: false }) as Document.Parsed[];
+    documents = parseAllDocuments(file.text, { prettyErrors: false, uniqueKeys: true, strict: false, logLevel: 'error' }) as Document.Parsed[];
   } catch (error) {
     diagnostics.push({
       ruleId: 'pvlint/parse',

@@ -1,11 +1,12 @@
 // The report formats and the one place that picks between them: adding a format means adding it here.
 import type { LintResult } from '../lint.js';
 import type { RuleModule } from '../types.js';
+import { formatGithub } from './github.js';
 import { formatJson } from './json.js';
 import { formatSarif } from './sarif.js';
 import { formatText } from './text.js';
 
-export const FORMATS = ['text', 'json', 'sarif'] as const;
+export const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface ReportContext {
@@ -36,6 +37,8 @@ export function formatResult(format: Format, result: LintResult, context: Report
         category: context.category,
         informationUri: context.informationUri,
       });
+    case 'github':
+      return formatGithub(result);
     default: {
       const unknown: never = format;
       throw new Error(`unknown report format: ${String(unknown)}`);
@@ -43,5 +46,5 @@ export function formatResult(format: Format, result: LintResult, context: Report
   }
 }
 
-export { formatJson, formatSarif, formatText };
+export { formatGithub, formatJson, formatSarif, formatText };
 export { lineHashes } from './fingerprint.js';

@@ -55,7 +55,7 @@ export function formatJson(result: LintResult, options: JsonOptions): string {
       files: result.stats.files,
       documents: result.stats.documents,
       resources: result.stats.resources,
-      environments: result.scopes.map((s) => ({ name: s.name, files: s.files, resources: s.resources })),
+      environments: result.scopes.map((s) => ({ name: s.name, kind: s.kind, files: s.files, resources: s.resources })),
     },
     findings: findings.map(finding),
   };

@@ -65,6 +65,11 @@ export const DIAGNOSTIC_DOCS: readonly RuleDoc[] = [
     'pvlint lints what a cluster would receive, so it renders every overlay and chart first. When the renderer fails, that environment is not linted; the other environments still are.',
   ),
   diagnosticDoc(
+    'pvlint/render-skipped',
+    'Environments were skipped because their renderer is not installed.',
+    'With --skip-missing-renderers, Kustomize roots or Helm charts whose renderer (kustomize/kubectl, helm) is not on PATH are left out instead of failing the run; their storage objects were not linted.',
+  ),
+  diagnosticDoc(
     'pvlint/rule-crash',
     'A rule failed with an internal error.',
     'A bug in a rule stopped it on this input. The other rules still ran, but this rule may have missed findings in this environment.',

@@ -21,10 +21,31 @@ function plural(count: number, singular: string, pluralForm = `${singular}s`): s
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
-/** A single environment named '' is the unnamed scope of loose manifests: naming it would be noise. */
-function showsEnvironments(finding: Finding): boolean {
-  return finding.environments.length > 1 || (finding.environments.length === 1 && finding.environments[0] !== '');
+/** Loose manifests form one environment per argument; naming it on every finding would be noise. */
+function showsEnvironments(finding: Finding, manifestScopes: ReadonlySet<string>): boolean {
+  if (finding.environments.length > 1) return true;
+  return finding.environments.length === 1 && finding.environments[0] !== '' && !manifestScopes.has(finding.environments[0]);
 }
+
+/** Wraps prose at word boundaries so long messages stay readable in a terminal. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split(/\r?\n/)) {
+    let line = '';
+    for (const word of paragraph.split(' ')) {
+      if (line && line.length + 1 + word.length > width) {
+        lines.push(line);
+        line = word;
+      } else {
+        line = line ? `${line} ${word}` : word;
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+const WRAP_WIDTH = 100;
 
 function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
   const groups = new Map<string, Finding[]>();
@@ -36,32 +57,26 @@ function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
   return groups;
 }
 
-function formatGroup(file: string, findings: readonly Finding[]): string[] {
+function formatGroup(file: string, findings: readonly Finding[], manifestScopes: ReadonlySet<string>): string[] {
   // Columns are measured on the plain text, then coloured, so escapes never break the alignment.
   const lineWidth = Math.max(...findings.map((f) => String(f.location.region.startLine).length));
   const columnWidth = Math.max(...findings.map((f) => String(f.location.region.startColumn).length));
   const severityWidth = Math.max(...findings.map((f) => f.severity.length));
-  const messageLines = findings.map((f) => f.message.split(/\r?\n/));
-  const messageWidth = Math.max(...messageLines.map((lines) => lines[0].length));
-  const indent = ' '.repeat(2 + lineWidth + 1 + columnWidth + 2 + severityWidth + 2);
+  const indent = ' '.repeat(2 + lineWidth + 1 + columnWidth + 2);
 
   const out = [kleur.underline(file)];
-  findings.forEach((finding, i) => {
+  for (const finding of findings) {
     const { startLine, startColumn } = finding.location.region;
     const position = `${String(startLine).padStart(lineWidth)}:${String(startColumn).padEnd(columnWidth)}`;
-    const [first, ...rest] = messageLines[i];
-    out.push(
-      `  ${kleur.dim(position)}  ${SEVERITY_COLOR[finding.severity](finding.severity.padEnd(severityWidth))}  ` +
-        `${first.padEnd(messageWidth)}  ${kleur.dim(finding.ruleId)}`,
-    );
-    for (const line of rest) out.push(`${indent}${line}`);
+    out.push(`  ${kleur.dim(position)}  ${SEVERITY_COLOR[finding.severity](finding.severity.padEnd(severityWidth))}  ${kleur.bold(finding.ruleId)}`);
+    for (const line of wrap(finding.message, WRAP_WIDTH)) out.push(`${indent}${line}`);
     if (finding.fix) out.push(`${indent}${kleur.dim('fix:')} ${finding.fix}`);
     for (const related of finding.related) {
       out.push(`${indent}${kleur.dim('related:')} ${related.location.file}:${related.location.region.startLine}  ${related.message}`);
     }
     if (finding.note) out.push(`${indent}${kleur.dim('note:')} ${finding.note}`);
-    if (showsEnvironments(finding)) out.push(`${indent}${kleur.dim('environments:')} ${finding.environments.join(', ')}`);
-  });
+    if (showsEnvironments(finding, manifestScopes)) out.push(`${indent}${kleur.dim('environments:')} ${finding.environments.join(', ')}`);
+  }
   return out;
 }
 
@@ -92,7 +107,8 @@ function render(result: LintResult, quiet: boolean): string {
   const shown = quiet ? all.filter((f) => f.severity === 'error') : all;
   const hidden = quiet ? all.filter((f) => f.severity !== 'error') : [];
   const lines: string[] = [];
-  for (const [file, findings] of groupByFile(shown)) lines.push(...formatGroup(file, findings), '');
+  const manifestScopes = new Set(result.scopes.filter((scope) => scope.kind === 'manifests').map((scope) => scope.name));
+  for (const [file, findings] of groupByFile(shown)) lines.push(...formatGroup(file, findings, manifestScopes), '');
   lines.push(summaryLine(result, shown, hidden, quiet));
   // `pvlint explain` documents rule modules, not pvlint's own diagnostics.
   if (shown.some((f) => !f.ruleId.startsWith('pvlint/'))) lines.push(kleur.dim("Run 'pvlint explain <rule-id>' for a rule's full page."));

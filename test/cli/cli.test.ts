@@ -1,5 +1,5 @@
 // The CLI as a user meets it: the built binary, spawned, with exit codes 0, 1 and 2.
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -7,6 +7,11 @@ import { runPvlint, tempTree } from '../helpers/spawn.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
 
 const cli = suite('cli');
+
+/** PATH without the directories that hold `tool`, so a test sees the machine as if it were not installed. */
+function pathWithout(tool: string): string {
+  return (process.env.PATH ?? '').split(path.delimiter).filter((dir) => !existsSync(path.join(dir, tool))).join(path.delimiter);
+}
 
 const CLEAN = `apiVersion: v1
 kind: PersistentVolumeClaim
@@ -138,6 +143,27 @@ cli('an unreadable file is a diagnostic; the rest is linted', () => {
   const run = runPvlint(['--format', 'json', '.'], { cwd: dir });
   const ids = JSON.parse(run.stdout).findings.map((f: any) => f.ruleId).sort();
   assert.equal(ids, ['pod-missing-pvc', 'pvlint/read']);
+});
+
+cli('the bundled examples: rendered overlays and charts, helm missing is exit 2 unless skipped', () => {
+  const withoutHelm = { PATH: pathWithout('helm') };
+  const strict = runPvlint(['--format', 'json', 'examples'], { cwd: PROJECT_ROOT, env: withoutHelm });
+  assert.is(strict.code, 2, strict.stderr);
+  assert.ok(JSON.parse(strict.stdout).findings.some((f: any) => f.ruleId === 'pvlint/render'));
+  const lenient = runPvlint(['--format', 'json', '--skip-missing-renderers', 'examples'], { cwd: PROJECT_ROOT, env: withoutHelm });
+  assert.is(lenient.code, 1, lenient.stderr);
+  const report = JSON.parse(lenient.stdout);
+  const ids = new Set(report.findings.map((f: any) => f.ruleId));
+  assert.ok(ids.has('pvlint/render-skipped'));
+  assert.not.ok(ids.has('pvlint/render'));
+  assert.ok(report.findings.some((f: any) => f.location.file === 'examples/kustomize/overlays/prod/scale-out.yaml'), 'a finding located at the prod patch');
+});
+
+cli('--render-timeout must be a positive number of seconds', () => {
+  const dir = tempTree({ 'pvc.yaml': CLEAN });
+  const run = runPvlint(['--render-timeout', 'soon', '.'], { cwd: dir });
+  assert.is(run.code, 2);
+  assert.match(run.stderr, /--render-timeout/);
 });
 
 cli.run();

@@ -8,7 +8,7 @@ import type { LintResult } from '../../src/lint.js';
 import { APP_YAML, lintFixture, type Fixture } from './fixture.js';
 import { describeErrors, sarifValidator } from './schema-validators.js';
 
-const DIAGNOSTIC_IDS = ['pvlint/config', 'pvlint/parse', 'pvlint/read', 'pvlint/render', 'pvlint/rule-crash'];
+const DIAGNOSTIC_IDS = ['pvlint/config', 'pvlint/parse', 'pvlint/read', 'pvlint/render', 'pvlint/render-skipped', 'pvlint/rule-crash'];
 
 const Sarif = suite<{ fixture: Fixture; log: any; text: string }>('sarif');
 
@@ -138,7 +138,7 @@ Sarif('a finding with a related location links to it from the message', ({ log, 
     },
   ]);
   assert.equal(result.properties, {
-    'pvlint/environments': ['., <stdin>'],
+    'pvlint/environments': ['.'],
     'pvlint/resource': { kind: 'Deployment', namespace: 'shop', name: 'web' },
     'pvlint/path': ['spec', 'template', 'spec', 'volumes', 0, 'persistentVolumeClaim', 'claimName'],
   });

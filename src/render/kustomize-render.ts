@@ -1,0 +1,92 @@
+// Renders one Kustomize root with the real tool. A temporary wrapper kustomization (relative path only:
+// kustomize rejects absolute ones) turns on origin annotations without touching the user's files.
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { diagnostic } from '../engine/diagnostic.js';
+import { firstLineRegion, makeSourceFile } from '../load/source-file.js';
+import { parseResources } from '../load/parse-resources.js';
+import { kustomizationFileIn, loadKustomization } from './kustomization.js';
+import { kustomizeLocator } from './kustomize-locate.js';
+import { takeOrigin } from './origin.js';
+import { runCommand } from './process.js';
+import { cleanRendererMessage, type RenderedScope } from './rendered-scope.js';
+import type { SourceCache } from './source-cache.js';
+import type { SourceLocation } from '../types.js';
+
+export interface KustomizeRenderOptions {
+  /** `['kustomize', 'build']` or `['kubectl', 'kustomize']`; the directory is appended. */
+  command: readonly string[];
+  enableHelm: boolean;
+  timeoutMs: number;
+  cache: SourceCache;
+}
+
+function rootLocation(cache: SourceCache, dir: string): SourceLocation {
+  const file = kustomizationFileIn(dir);
+  const source = file ? cache.get(file) : undefined;
+  if (source) return { file: source.file.path, region: firstLineRegion(source.file) };
+  return { file: cache.displayPath(dir), region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } };
+}
+
+export async function renderKustomization(dir: string, options: KustomizeRenderOptions): Promise<RenderedScope> {
+  const { cache } = options;
+  const name = cache.displayPath(dir);
+  const scope: RenderedScope = { name, renderer: 'kustomize', resources: [], documents: 0, diagnostics: [] };
+  const fail = (message: string) => {
+    scope.diagnostics.push(diagnostic('pvlint/render', message, rootLocation(cache, dir), 'error', [name]));
+    return scope;
+  };
+  // Real paths on both sides: kustomize resolves symlinks, so origin paths are relative between real paths.
+  const realDir = await realpath(dir);
+  const wrapper = await mkdtemp(path.join(await realpath(os.tmpdir()), 'pvlint-'));
+  try {
+    const relative = path.relative(wrapper, realDir).split(path.sep).join('/');
+    const wrapped = !path.isAbsolute(relative);
+    if (wrapped) {
+      // A Component cannot be a resource; kustomize builds one alone when it is listed as a component.
+      const field = loadKustomization(cache, dir)?.isComponent ? 'components' : 'resources';
+      await writeFile(
+        path.join(wrapper, 'kustomization.yaml'),
+        `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n${field}:\n  - ${JSON.stringify(relative)}\nbuildMetadata: [originAnnotations]\n`,
+      );
+    }
+    const argv = [...options.command, wrapped ? wrapper : realDir, ...(options.enableHelm ? ['--enable-helm'] : [])];
+    const result = await runCommand(argv, { cwd: wrapper, timeoutMs: options.timeoutMs });
+    if (result.status === 'missing') return { ...scope, missing: true };
+    if (result.status === 'timeout') {
+      return fail(`${options.command.join(' ')} did not finish rendering ${name} within ${options.timeoutMs / 1000} s and was stopped; raise --render-timeout if it needs longer`);
+    }
+    if (result.status !== 'ok') {
+      const realRoot = await realpath(cache.root).catch(() => cache.root);
+      const toRoot = path.relative(wrapper, realRoot).split(path.sep).join('/');
+      let message = cleanRendererMessage(result.stderr, [[wrapper, '<pvlint wrapper>'], [relative, name], [realDir, name], [`${toRoot}/`, ''], [`${realRoot}/`, '']]);
+      if (/enable-helm/.test(message) && !options.enableHelm) message += ' (pvlint passes --enable-helm only when asked to, with --enable-helm)';
+      return fail(`${options.command.join(' ')} failed for ${name}: ${message}`);
+    }
+    // Origins are relative to the wrapper and between real paths; map them back into the user's (logical) tree.
+    const toUserPath = (p: string) => path.join(dir, path.relative(realDir, path.resolve(wrapper, p)));
+    const output = makeSourceFile(`${dir}#rendered`, `${name} (rendered by kustomize)`, result.stdout);
+    const parsed = parseResources(output);
+    scope.output = output;
+    scope.documents = parsed.documents.length;
+    for (const d of parsed.diagnostics) scope.diagnostics.push(diagnostic('pvlint/render', `${name}: kustomize output does not parse: ${d.message}`, rootLocation(cache, dir), 'error', [name]));
+    for (const resource of parsed.resources) {
+      const origin = takeOrigin(resource.object);
+      const located = kustomizeLocator({
+        cache,
+        rootDir: dir,
+        origin,
+        originFile: origin?.path && !origin.repo ? toUserPath(origin.path) : undefined,
+        configuredIn: origin?.configuredIn ? toUserPath(origin.configuredIn) : undefined,
+        resource,
+      });
+      resource.origin = located.origin;
+      resource.locate = located.locate;
+      scope.resources.push(resource);
+    }
+    return scope;
+  } finally {
+    await rm(wrapper, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,142 @@
+// Renders every entry point (Kustomize roots, Helm charts) in a bounded pool, one environment each,
+// and turns a missing renderer into one clear diagnostic instead of one per root.
+import os from 'node:os';
+import path from 'node:path';
+import { diagnostic } from '../engine/diagnostic.js';
+import { firstLineRegion } from '../load/source-file.js';
+import { UsageError } from '../load/discover.js';
+import { findOnPath, splitCommand } from './executables.js';
+import { renderChart } from './helm-render.js';
+import { kustomizationFileIn } from './kustomization.js';
+import { renderKustomization } from './kustomize-render.js';
+import { mapPool } from './pool.js';
+import type { RenderedScope } from './rendered-scope.js';
+import type { SourceCache } from './source-cache.js';
+import type { Finding, SourceLocation } from '../types.js';
+
+export interface RenderSettings {
+  kustomizeCommand?: string;
+  helmCommand?: string;
+  helmValues?: readonly string[];
+  helmRelease?: string;
+  helmNamespace?: string;
+  renderTimeoutMs?: number;
+  skipMissingRenderers?: boolean;
+  enableHelm?: boolean;
+  onProgress?: (done: number, total: number, label: string) => void;
+  /** Concurrent renders; defaults to the number of cores. */
+  concurrency?: number;
+}
+
+export interface RenderOutcome {
+  scopes: RenderedScope[];
+  diagnostics: Finding[];
+}
+
+export const DEFAULT_RENDER_TIMEOUT_MS = 60_000;
+const PLUGIN_FLAGS = /^--(?:enable-alpha-plugins|enable-exec|enable-star|enable_alpha_plugins)(?:=|$)/;
+
+/** `kustomize build` when kustomize is installed, else kubectl's built-in kustomize. */
+export function kustomizeCommand(setting: string | undefined): string[] | undefined {
+  if (setting !== undefined) {
+    const argv = splitCommand(setting);
+    if (argv.length === 0) throw new UsageError('--kustomize-command is empty');
+    // Plugins run arbitrary programs named by the repo being linted; a linter must never do that.
+    const plugin = argv.find((arg) => PLUGIN_FLAGS.test(arg));
+    if (plugin) throw new UsageError(`--kustomize-command must not enable plugins (${plugin}): pvlint never runs kustomize exec or alpha plugins`);
+    return argv;
+  }
+  if (findOnPath('kustomize')) return ['kustomize', 'build'];
+  if (findOnPath('kubectl')) return ['kubectl', 'kustomize'];
+  return undefined;
+}
+
+export function helmCommand(setting: string | undefined): string[] | undefined {
+  if (setting !== undefined) {
+    const argv = splitCommand(setting);
+    if (argv.length === 0) throw new UsageError('--helm-command is empty');
+    return argv;
+  }
+  return findOnPath('helm') ? ['helm'] : undefined;
+}
+
+interface Job {
+  kind: 'kustomize' | 'helm';
+  dir: string;
+}
+
+function jobLocation(cache: SourceCache, job: Job): SourceLocation {
+  const file = job.kind === 'helm' ? path.join(job.dir, 'Chart.yaml') : kustomizationFileIn(job.dir);
+  const source = file ? cache.get(file) : undefined;
+  if (source) return { file: source.file.path, region: firstLineRegion(source.file) };
+  return { file: cache.displayPath(job.dir), region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } };
+}
+
+function missingRenderer(cache: SourceCache, kind: Job['kind'], jobs: readonly Job[], skip: boolean, configured: string | undefined): Finding {
+  const names = jobs.map((job) => cache.displayPath(job.dir));
+  const what = configured
+    ? `${configured} (the configured ${kind} command) was not found`
+    : kind === 'helm'
+      ? 'helm is not installed (not found on PATH)'
+      : 'neither kustomize nor kubectl is installed (not found on PATH)';
+  const items = kind === 'helm' ? `Helm chart${names.length === 1 ? '' : 's'}` : `Kustomize root${names.length === 1 ? '' : 's'}`;
+  const listed = names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
+  if (skip) {
+    const finding = diagnostic('pvlint/render-skipped', `${what}: skipped ${names.length} ${items} (--skip-missing-renderers): ${listed}`, jobLocation(cache, jobs[0]), 'note', names);
+    return { ...finding, fix: `Install ${kind === 'helm' ? 'helm' : 'kustomize or kubectl'} to lint these environments too.` };
+  }
+  return diagnostic(
+    'pvlint/render',
+    `${what}: ${names.length} ${items} not rendered: ${listed}. Install it, or pass --skip-missing-renderers to lint the rest without them`,
+    jobLocation(cache, jobs[0]),
+    'error',
+    names,
+  );
+}
+
+export async function renderAll(cache: SourceCache, kustomizations: readonly string[], charts: readonly string[], settings: RenderSettings, cwd: string): Promise<RenderOutcome> {
+  const jobs: Job[] = [...kustomizations.map((dir): Job => ({ kind: 'kustomize', dir })), ...charts.map((dir): Job => ({ kind: 'helm', dir }))];
+  const diagnostics: Finding[] = [];
+  if (jobs.length === 0) return { scopes: [], diagnostics };
+  const commands = {
+    kustomize: kustomizations.length > 0 ? kustomizeCommand(settings.kustomizeCommand) : undefined,
+    helm: charts.length > 0 ? helmCommand(settings.helmCommand) : undefined,
+  };
+  const timeoutMs = settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  const missing: Record<Job['kind'], Job[]> = { kustomize: [], helm: [] };
+  const runnable = jobs.filter((job) => {
+    if (commands[job.kind]) return true;
+    missing[job.kind].push(job);
+    return false;
+  });
+  const values = (settings.helmValues ?? []).map((file) => path.resolve(cwd, file));
+  const limit = settings.concurrency ?? (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+  const rendered = await mapPool(
+    runnable,
+    limit,
+    (job) =>
+      job.kind === 'kustomize'
+        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, timeoutMs, cache })
+        : renderChart(job.dir, {
+            command: commands.helm!,
+            values,
+            release: settings.helmRelease ?? 'release-name',
+            namespace: settings.helmNamespace ?? 'default',
+            timeoutMs,
+            cache,
+          }),
+    (done, job) => settings.onProgress?.(done, runnable.length, cache.displayPath(job.dir)),
+  );
+  const scopes: RenderedScope[] = [];
+  rendered.forEach((scope, i) => {
+    if (scope.missing) missing[runnable[i].kind].push(runnable[i]);
+    else scopes.push(scope);
+  });
+  for (const kind of ['kustomize', 'helm'] as const) {
+    if (missing[kind].length > 0) {
+      const configured = kind === 'helm' ? settings.helmCommand : settings.kustomizeCommand;
+      diagnostics.push(missingRenderer(cache, kind, missing[kind], settings.skipMissingRenderers ?? false, configured && splitCommand(configured)[0]));
+    }
+  }
+  return { scopes, diagnostics };
+}

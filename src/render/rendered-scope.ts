@@ -1,0 +1,36 @@
+// What every renderer hands back: one environment's objects, or the reason it has none.
+import type { Finding, Resource, SourceFile } from '../types.js';
+
+export interface RenderedScope {
+  /** Repo-relative path of the root or chart: the environment's name in findings. */
+  name: string;
+  renderer: 'kustomize' | 'helm';
+  /** The rendered stream as a (virtual) file. */
+  output?: SourceFile;
+  resources: Resource[];
+  documents: number;
+  /** Render failures and parse errors of the output. */
+  diagnostics: Finding[];
+  /** The renderer's binary was not found: the orchestrator reports that once for all scopes. */
+  missing?: boolean;
+  /** Namespace for objects that set none (Helm's release namespace). */
+  defaultNamespace?: string;
+}
+
+/** Makes renderer messages readable: the text of kubectl's klog line, without `Error:` prefixes or temp paths. */
+export function cleanRendererMessage(stderr: string, replacements: readonly [string, string][] = []): string {
+  let message = stderr.trim();
+  const klog = /err="((?:[^"\\]|\\.)*)"/.exec(message);
+  if (klog) {
+    try {
+      message = JSON.parse(`"${klog[1]}"`);
+    } catch {
+      message = klog[1];
+    }
+  }
+  message = message.replace(/^Error: /gm, '').trim();
+  for (const [from, to] of replacements) if (from) message = message.split(from).join(to);
+  const lines = message.split('\n').filter((line) => line.trim() !== '');
+  const text = lines.slice(0, 8).join(' | ');
+  return text.length > 1500 ? `${text.slice(0, 1500)}…` : text || 'no error message';
+}

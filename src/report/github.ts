@@ -1,0 +1,82 @@
+// GitHub Actions workflow-command annotations, for runs without code scanning: one line per finding,
+//   ::error file=<path>,line=<n>,col=<n>,endLine=<n>,endColumn=<n>,title=<rule-id>::<message>
+// Escaping follows actions/toolkit packages/core/src/command.ts: the message escapes `%`, `\r`, `\n`; property
+// values additionally escape `:` and `,` (the separators of the property list). The runner
+// (actions/runner ActionCommandManager.cs, ValidateLinesAndColumns) drops `col`/`endColumn` when `line` and
+// `endLine` differ, so multi-line regions are sent as a line range only.
+import type { LintResult } from '../lint.js';
+import type { Finding, Severity } from '../types.js';
+import { countSeverities, sortFindings } from './order.js';
+
+const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = {
+  error: 'error',
+  warning: 'warning',
+  note: 'notice',
+};
+
+/** Escapes a command's data (the message after `::`). */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Escapes a property value (`key=value` before `::`). */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** `<stdin>` and other pseudo paths name no file in the checkout: such an annotation carries no location. */
+function hasFile(file: string): boolean {
+  return file !== '' && !file.startsWith('<');
+}
+
+function properties(finding: Finding): string {
+  const props: [string, string | number][] = [];
+  const { file, region } = finding.location;
+  if (hasFile(file)) {
+    const startLine = Math.max(1, region.startLine);
+    const endLine = Math.max(startLine, region.endLine);
+    props.push(['file', file], ['line', startLine]);
+    if (endLine === startLine) {
+      const col = Math.max(1, region.startColumn);
+      props.push(['col', col], ['endLine', endLine], ['endColumn', Math.max(col, region.endColumn)]);
+    } else {
+      props.push(['endLine', endLine]);
+    }
+  }
+  props.push(['title', finding.ruleId]);
+  return props.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(',');
+}
+
+/** The message, then what the text report shows under it: fix, related locations, note, environments. */
+function message(finding: Finding): string {
+  const lines = [finding.message.trim() === '' ? finding.ruleId : finding.message.trim()];
+  if (finding.fix) lines.push(`Fix: ${finding.fix}`);
+  for (const related of finding.related) {
+    lines.push(`Related: ${related.location.file}:${related.location.region.startLine} ${related.message}`.trimEnd());
+  }
+  if (finding.note) lines.push(`Note: ${finding.note}`);
+  const environments = finding.environments.filter((e) => e !== '');
+  if (environments.length > 0) lines.push(`Environments: ${environments.join(', ')}`);
+  return lines.join('\n');
+}
+
+export function formatGithubAnnotation(finding: Finding): string {
+  return `::${COMMAND[finding.severity]} ${properties(finding)}::${escapeData(message(finding))}`;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** One annotation per finding in the report order, then a plain summary line for the log. */
+export function formatGithub(result: LintResult): string {
+  const lines = sortFindings(result.findings).map(formatGithubAnnotation);
+  const counts = countSeverities(result.findings);
+  const files = plural(result.stats.files, 'file');
+  lines.push(
+    result.findings.length === 0
+      ? `pvlint: no problems in ${files}`
+      : `pvlint: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')}, ${plural(counts.notes, 'note')} in ${files}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
