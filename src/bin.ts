@@ -23,7 +23,8 @@ run(process.argv.slice(2), {
     process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`pvlint: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    const detail = process.env.PVLINT_DEBUG ? (error as Error)?.stack : undefined;
+    process.stderr.write(`pvlint: internal error: ${detail ?? (error as Error)?.message ?? String(error)}\n`);
     process.exitCode = 2;
   },
 );

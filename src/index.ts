@@ -1,7 +1,18 @@
 // The public API: lint() for scripts, defineRule for custom rules, and the types they use.
 export { lint, type LintOptions, type LintResult, type ScopeSummary } from './lint.js';
 export { defineRule } from './define-rule.js';
-export { BUILTIN_RULES } from './registry.js';
+export { BUILTIN_RULES, CHANGE_RULES } from './registry.js';
+export { lintWithBase, ReviewError, type ReviewOptions } from './review/review.js';
+export type { ReviewSummary } from './lint.js';
+export {
+  defineChangeRule,
+  type ChangeRuleModule,
+  type ChangeRuleContext,
+  type ChangeExample,
+  type EnvironmentChanges,
+  type ResourcePair,
+  type RuleDescription,
+} from './review/change-rule.js';
 export { StorageModel, type Lookup, type ClaimUse, type ClaimTarget } from './model/storage-model.js';
 export type { PodTemplate, PodVolume, ContainerUse, Replicas } from './model/pod-templates.js';
 export { parseQuantity, compareQuantities, type Quantity } from './model/quantity.js';

@@ -1,15 +1,19 @@
 // The programmatic entry point: discover → render (one scope per Kustomize root / Helm chart) and read
 // loose manifests (one scope per argument) → model per scope → rules → findings merged across scopes.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, FATAL_DIAGNOSTICS } from './engine/diagnostic.js';
 import { mergeFindings } from './engine/merge-findings.js';
 import { runRules, type RuleSetting } from './engine/run-rules.js';
+import { checkShapes } from './engine/shape-check.js';
+import { Suppressor, type SuppressionEntry } from './engine/suppress.js';
 import { discover, findRepoRoot } from './load/discover.js';
+import { resolveLimits, type Limits } from './load/limits.js';
 import { parseResources } from './load/parse-resources.js';
+import { readManifest, type ReadBudget } from './load/read-source.js';
 import { makeSourceFile, toDisplayPath } from './load/source-file.js';
+import type { ClusterFacts } from './model/cluster-facts.js';
 import { StorageModel } from './model/storage-model.js';
-import { defaultRuleSettings } from './registry.js';
+import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js';
 import { attachHelmLocators, findChart, hasSourceComments } from './render/helm-stream.js';
 import { renderAll } from './render/render-all.js';
 import { SourceCache } from './render/source-cache.js';
@@ -42,8 +46,49 @@ export interface LintOptions {
   skipMissingRenderers?: boolean;
   /** Pass `--enable-helm` to kustomize (kustomizations with `helmCharts`). Never on by default. */
   enableHelm?: boolean;
+  /** Size, count, depth and alias limits; each one missing takes its default (`DEFAULT_LIMITS`, README "Limits"). */
+  limits?: Partial<Limits>;
+  /** Follow symbolic links that lead out of the repository (each target is still read once). */
+  followSymlinks?: boolean;
   /** Called as each render finishes; the CLI shows it on a TTY. */
   onProgress?: (done: number, total: number, label: string) => void;
+  /**
+   * Called once per environment after its rules ran, with its model and its findings (not yet merged across
+   * environments, suppressed ones left out): what `pvlint graph` and the Markdown report draw.
+   */
+  onScope?: (scope: LintedScope) => void;
+  /**
+   * Extra findings for an environment, computed from its model before suppressions apply (`--base` adds the change
+   * rules' findings here); they are suppressed and merged like rule findings.
+   */
+  scopeFindings?: (model: StorageModel, kind: ScopeSummary['kind']) => Finding[] | Promise<Finding[]>;
+  /** The directory finding paths are relative to; default: the git repository around `cwd`, else `cwd`. */
+  root?: string;
+  /** What the cluster holds that the repo does not show: StorageClasses, Kubernetes version, mesh defaults, drivers. */
+  cluster?: ClusterFacts;
+  /** Findings accepted on purpose (the configuration's `suppress`); `pvlint.dev/ignore` annotations always apply. */
+  suppressions?: readonly SuppressionEntry[];
+  /** Directory that suppression `paths` globs are relative to (the configuration file's); default `cwd`. */
+  suppressionBase?: string;
+  /**
+   * Configuration's Helm settings for a chart directory (absolute): values files (absolute; `helmValues` come after
+   * them, so the command line wins), release and namespace (when `helmRelease` / `helmNamespace` are not given).
+   */
+  helmChartSettings?: (chartDir: string) => HelmChartSettings | undefined;
+}
+
+export interface HelmChartSettings {
+  values?: readonly string[];
+  release?: string;
+  namespace?: string;
+}
+
+/** One environment as `LintOptions.onScope` sees it. */
+export interface LintedScope {
+  name: string;
+  kind: ScopeSummary['kind'];
+  model: StorageModel;
+  findings: readonly Finding[];
 }
 
 export interface ScopeSummary {
@@ -56,12 +101,27 @@ export interface ScopeSummary {
 
 export interface LintResult {
   findings: Finding[];
+  /** Findings a suppression accepted, each with its `suppression`: counted in summaries, never in SARIF. */
+  suppressed?: Finding[];
   /** Something could not be linted (render failure, crashed rule): exit code 2. */
   fatal: boolean;
   scopes: ScopeSummary[];
   /** Repo root that finding paths are relative to. */
   root: string;
   stats: { files: number; documents: number; resources: number };
+  /** With `--base`: what the working tree was compared with (set by `lintWithBase`). */
+  review?: ReviewSummary;
+}
+
+export interface ReviewSummary {
+  /** The ref as given (`origin/main`). */
+  base: string;
+  /** The commit it resolved to. */
+  commit: string;
+  /** Findings that exist at the base too were left out (`--new-only`). */
+  newOnly: boolean;
+  /** How many of the working tree's findings exist at the base too (left out when `newOnly`). */
+  preExisting: number;
 }
 
 interface Scope {
@@ -72,16 +132,14 @@ interface Scope {
   defaultNamespace?: string;
 }
 
-async function readSource(absPath: string, root: string): Promise<{ file: SourceFile } | { error: string }> {
-  try {
-    const buffer = await readFile(absPath);
-    if (buffer.includes(0)) return { error: 'binary file (contains NUL bytes); not linted' };
-    let text = buffer.toString('utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    return { file: makeSourceFile(absPath, toDisplayPath(absPath, root), text) };
-  } catch (error) {
-    return { error: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
-  }
+/** A file as text, or the finding that says why it was not read (at its line when the problem has one). */
+async function readSource(absPath: string, root: string, budget: ReadBudget): Promise<{ file: SourceFile } | { finding: Finding }> {
+  const display = toDisplayPath(absPath, root);
+  const read = await readManifest(absPath, display, budget);
+  if ('file' in read) return read;
+  const { ruleId, severity, message, line = 1, column = 1 } = read.problem;
+  const region = { startLine: line, startColumn: column, endLine: line, endColumn: column };
+  return { finding: diagnostic(ruleId, `${display}: ${message}`, { file: display, region }, severity) };
 }
 
 function scopeName(argument: string, root: string, cwd: string): string {
@@ -96,7 +154,7 @@ function originFiles(resources: readonly Resource[]): number {
 
 export async function lint(options: LintOptions): Promise<LintResult> {
   const cwd = options.cwd ?? process.cwd();
-  const root = await findRepoRoot(cwd);
+  const root = options.root ?? (await findRepoRoot(cwd));
   const settings = options.rules ?? defaultRuleSettings();
   const cache = new SourceCache(root);
   const findings: Finding[] = [];
@@ -105,8 +163,15 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const seenFiles = new Set<string>();
   const kustomizations = new Set<string>();
   const charts = new Set<string>();
+  const limits = resolveLimits(options.limits);
+  const budget: ReadBudget = { limits, used: 0 };
   for (const argument of options.paths) {
-    const input = await discover(argument, { cwd, ignore: options.ignore, cache });
+    const input = await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles });
+    for (const problem of input.problems) {
+      const display = toDisplayPath(problem.file, root);
+      const finding = diagnostic(problem.ruleId, `${display}: ${problem.message}`, { file: display, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } }, problem.severity);
+      findings.push(problem.fix ? { ...finding, fix: problem.fix } : finding);
+    }
     input.kustomizations.forEach((dir) => kustomizations.add(dir));
     input.charts.forEach((dir) => charts.add(dir));
     const sources: SourceFile[] = [];
@@ -114,10 +179,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     for (const absPath of input.files) {
       if (seenFiles.has(absPath)) continue;
       seenFiles.add(absPath);
-      const read = await readSource(absPath, root);
-      if ('error' in read) {
-        const display = toDisplayPath(absPath, root);
-        findings.push(diagnostic('pvlint/read', `${display}: ${read.error}`, { file: display, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } }));
+      const read = await readSource(absPath, root, budget);
+      if ('finding' in read) {
+        findings.push(read.finding);
         continue;
       }
       sources.push(read.file);
@@ -128,7 +192,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const loose: Scope = { name: scopeName(argument, root, cwd), kind: 'manifests', files: 0, resources: [] };
     const streams = new Map<string, Scope>();
     for (const file of sources) {
-      const parsed = parseResources(file);
+      const parsed = parseResources(file, limits);
       documents += parsed.documents.length;
       let scope = loose;
       if (hasSourceComments(file.text)) {
@@ -157,14 +221,50 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, defaultNamespace: scope.defaultNamespace });
   }
+  const base = path.resolve(cwd, options.suppressionBase ?? '.');
+  const suppressor = new Suppressor(options.suppressions ?? [], {
+    root,
+    base,
+    knownRules: new Set([...BUILTIN_RULES, ...CHANGE_RULES, ...settings.map((s) => s.rule)].map((rule) => rule.id)),
+    // A config entry for files this run did not read is not stale: report unused entries only when the run covered
+    // the configuration's whole tree.
+    reportUnusedEntries: options.paths.some((p) => p !== '-' && !path.relative(path.resolve(cwd, p), base).startsWith('..')),
+  });
+  const suppressed: Finding[] = [];
+  const early = suppressor.applyGlobal(findings.splice(0, findings.length));
+  findings.push(...early.kept);
+  suppressed.push(...early.suppressed);
   for (const s of scopes) {
-    const model = new StorageModel(s.resources, { scope: s.name, bundleComplete: options.bundleComplete, defaultNamespace: s.defaultNamespace });
+    // Fields with a type the API cannot decode are findings of their own; rules see the objects without them.
+    const shaped = await checkShapes(s.resources, s.name);
+    let model: StorageModel;
+    try {
+      model = new StorageModel(shaped.resources, {
+        scope: s.name,
+        bundleComplete: options.bundleComplete,
+        defaultNamespace: s.defaultNamespace,
+        cluster: options.cluster,
+        meshDefaults: options.cluster?.mesh,
+      });
+    } catch (error) {
+      // A bug, but one environment must not stop the others.
+      const anchor = shaped.resources[0];
+      const location = anchor ? { file: anchor.file.path, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } } : { file: s.name, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } };
+      findings.push(diagnostic('pvlint/rule-crash', `building the storage model of ${s.name} failed: ${(error as Error)?.message ?? String(error)}; this environment was not linted`, location, 'error', [s.name]));
+      continue;
+    }
     const result = runRules(model, settings);
-    findings.push(...result.findings, ...result.crashes);
+    const extra = options.scopeFindings ? await options.scopeFindings(model, s.kind) : [];
+    const split = suppressor.applyScope(model, [...shaped.findings, ...result.findings, ...extra]);
+    findings.push(...split.kept, ...result.crashes);
+    suppressed.push(...split.suppressed);
+    options.onScope?.({ name: s.name, kind: s.kind, model, findings: split.kept });
   }
+  findings.push(...suppressor.unused());
   const merged = mergeFindings(findings);
   return {
     findings: merged,
+    suppressed: mergeFindings(suppressed),
     fatal: merged.some((f) => FATAL_DIAGNOSTICS.has(f.ruleId)),
     scopes: scopes.map((s) => ({ name: s.name, kind: s.kind, files: s.files, resources: s.resources.length })),
     root,

@@ -100,6 +100,17 @@ export interface Finding {
   environments: string[];
   /** Why the location is approximate or points at a parent, when it does. */
   note?: string;
+  /** Set on the findings of `LintResult.suppressed`: what suppressed the finding and why. */
+  suppression?: Suppression;
+}
+
+/** A finding accepted on purpose: by a `pvlint.dev/ignore` annotation on its resource, or a config `suppress` entry. */
+export interface Suppression {
+  kind: 'annotation' | 'config';
+  /** `pvlint.dev/ignore-reason`, or the entry's `reason`; empty when the annotation gives none. */
+  reason: string;
+  /** The annotation or the config entry. */
+  location?: SourceLocation;
 }
 
 /** What the rule author hands to report(). Rules report paths, never lines. */

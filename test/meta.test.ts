@@ -6,23 +6,29 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rulePageMarkdown } from '../src/docs/rule-page.js';
 import { rulesMarkdownTable } from '../src/docs/rules-table.js';
-import { BUILTIN_RULES } from '../src/registry.js';
+import { ALL_RULES, BUILTIN_RULES, CHANGE_RULES } from '../src/registry.js';
+import { isChangeRule, type RuleDescription } from '../src/review/change-rule.js';
 import { lintText } from './helpers/rule-tester.js';
+import { lintChange } from './review/helpers.js';
 import { PROJECT_ROOT } from './helpers/paths.js';
 
 const meta = suite('meta');
 const ruleFiles = readdirSync(path.join(PROJECT_ROOT, 'rules')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
 
 meta('every rule file is registered under its file name, and nothing else is', () => {
-  assert.equal(BUILTIN_RULES.map((r) => r.id).sort(), ruleFiles);
+  assert.equal(ALL_RULES.map((r) => r.id).sort(), ruleFiles);
 });
 
 meta('rule ids are unique, and so are catalogue ids', () => {
-  const catalogue = BUILTIN_RULES.map((r) => r.meta.catalogueId).filter(Boolean);
+  assert.is(new Set(ALL_RULES.map((r) => r.id)).size, BUILTIN_RULES.length + CHANGE_RULES.length);
+  const catalogue = ALL_RULES.map((r) => r.meta.catalogueId).filter(Boolean);
   assert.is(new Set(catalogue).size, catalogue.length);
 });
 
-for (const rule of BUILTIN_RULES) {
+/** Per-environment rules are tested in test/rules, change rules (`--base`) in test/review/rules. */
+const testFile = (rule: RuleDescription) => (isChangeRule(rule) ? path.join('test', 'review', 'rules', `${rule.id}.test.ts`) : path.join('test', 'rules', `${rule.id}.test.ts`));
+
+for (const rule of ALL_RULES) {
   meta(`${rule.id}: documented`, () => {
     const m = rule.meta;
     for (const field of ['summary', 'why', 'trigger', 'exceptions', 'fix', 'reportsAt'] as const) {
@@ -35,16 +41,25 @@ for (const rule of BUILTIN_RULES) {
   });
 
   meta(`${rule.id}: has a test file`, () => {
-    assert.ok(existsSync(path.join(PROJECT_ROOT, 'test', 'rules', `${rule.id}.test.ts`)), `test/rules/${rule.id}.test.ts is missing`);
+    assert.ok(existsSync(path.join(PROJECT_ROOT, testFile(rule))), `${testFile(rule)} is missing`);
   });
 
   meta(`${rule.id}: documented examples behave as documented`, () => {
-    rule.meta.examples.invalid.forEach((code, i) => {
-      const findings = lintText(rule, code);
+    const run = (example: (typeof rule.meta.examples.invalid)[number]) => {
+      if (isChangeRule(rule)) {
+        assert.type(example, 'object', `${rule.id} is a change rule: its examples are { base, head } pairs`);
+        const pair = example as { base: string; head: string };
+        return lintChange(rule, pair.base, pair.head);
+      }
+      assert.type(example, 'string', `${rule.id}: its examples are manifests`);
+      return lintText(BUILTIN_RULES.find((r) => r.id === rule.id)!, example as string);
+    };
+    rule.meta.examples.invalid.forEach((example, i) => {
+      const findings = run(example);
       assert.ok(findings.length > 0, `invalid example ${i + 1} of ${rule.id} does not fire`);
     });
-    rule.meta.examples.valid.forEach((code, i) => {
-      const findings = lintText(rule, code);
+    rule.meta.examples.valid.forEach((example, i) => {
+      const findings = run(example);
       assert.is(findings.length, 0, `valid example ${i + 1} of ${rule.id} fires: ${findings.map((f) => f.message).join('; ')}`);
     });
   });
@@ -60,7 +75,7 @@ meta('README rule table is generated from the metadata (run npm run docs)', () =
   const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
   const match = /<!-- rules:start -->\n([\s\S]*?)<!-- rules:end -->/.exec(readme);
   assert.ok(match, 'README.md lacks the <!-- rules:start --> / <!-- rules:end --> markers');
-  assert.fixture(match![1], rulesMarkdownTable(BUILTIN_RULES));
+  assert.fixture(match![1], rulesMarkdownTable(ALL_RULES));
 });
 
 meta.run();

@@ -5,9 +5,15 @@ Usage:
   pvlint [options] [paths...]      lint files and directories (default: .); "-" reads a manifest stream from stdin
   pvlint rules [--format json]     list the rules
   pvlint explain <rule-id>         show a rule's page: what breaks, why, when it fires, how to fix it
+  pvlint init                      write a commented starter .pvlint.yaml here (never overwrites one)
+  pvlint graph [paths...]          draw each environment's storage: workloads → volumes → claims → PVs → StorageClasses,
+                                   namespaces as groups, objects not in the repo dashed, findings on their edges
 
 Options:
-  -f, --format <format>            text (default), json, sarif, or github (GitHub Actions annotations)
+  -f, --format <format>            text (default), json, sarif, github (GitHub Actions annotations), or markdown
+                                   (with a Mermaid picture per environment, for $GITHUB_STEP_SUMMARY);
+                                   graph: mermaid (default), dot, or html (one self-contained page with the findings)
+      --focus <kind/ns/name>       graph: only what is connected to this object (e.g. deploy/shop/web, pvc/shop/data, sc/gp3)
   -o, --output <file>              write the report to a file instead of stdout
       --fail-level <level>         exit 1 when a finding is at or above: error | warning | note (default: error)
       --sarif-category <c>         SARIF: code scanning category (automationDetails.id "<c>/")
@@ -15,12 +21,20 @@ Options:
   -q, --quiet                      text format: show errors only
       --kustomize-command <cmd>    render Kustomize roots with this command (default: kustomize build, else kubectl kustomize)
       --enable-helm                pass --enable-helm to kustomize (kustomizations with helmCharts); off by default
+      --follow-symlinks            follow symbolic links that lead out of the repository (each target once)
       --helm-values <file>         values file for every helm template (repeatable)
       --helm-release <name>        release name for helm template (default: release-name)
       --helm-namespace <ns>        release namespace for helm template (default: default)
       --render-timeout <seconds>   stop a render that runs longer (default: 60)
       --skip-missing-renderers     lint without charts/roots whose renderer is not installed (a note) instead of exit 2
       --bundle-complete            the repo holds every storage object: absent references are errors, not notes
+      --base <git-ref>             also lint the same paths at this commit, branch or tag, and report what the change
+                                   breaks: immutable fields edited, claims shrunk or removed while used, renames
+      --new-only                   with --base: leave out findings the base has too (a pull request check)
+  -c, --config <file>              configuration file (default: .pvlint.yaml, .pvlint.yml or .pvlint.json found from
+                                   here up to the repository root); flags win over its settings
+      --no-config                  ignore any configuration file
+      --show-suppressed            text and json: list the findings suppressions accepted (always counted)
       --no-color                   no colours (also NO_COLOR=1, and whenever stdout is not a terminal)
   -v, --version                    print the version
   -h, --help                       print this help

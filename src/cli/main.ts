@@ -1,14 +1,21 @@
 // The command line: parse arguments, run lint(), print the report, return the exit code.
 // Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/configuration/rendering errors.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { configFileIn, findConfigFile } from '../config/find-config.js';
+import { ConfigError, formatProblem } from '../config/problems.js';
+import type { ResolvedConfig } from '../config/resolve-config.js';
+import { schemaReference, starterConfig } from '../config/starter.js';
 import { rulePageText } from '../docs/rule-page.js';
 import { rulesJson, rulesTextTable } from '../docs/rules-table.js';
 import { UsageError } from '../load/discover.js';
-import { lint } from '../lint.js';
-import { BUILTIN_RULES, defaultRuleSettings, findRule } from '../registry.js';
+import { GraphCollector } from '../graph/collect.js';
+import { graphOptionsProblem, writeGraph } from '../graph/command.js';
+import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from '../registry.js';
 import { FORMATS, formatResult, type Format } from '../report/index.js';
+import type { RuleDescription } from '../review/change-rule.js';
+import { lintWithBase, ReviewError } from '../review/review.js';
 import { SEVERITIES, SEVERITY_RANK, type Severity } from '../types.js';
 import { pvlintVersion } from '../version.js';
 import { HELP } from './help.js';
@@ -33,6 +40,13 @@ const OPTIONS = {
   'render-timeout': { type: 'string' },
   'skip-missing-renderers': { type: 'boolean' },
   'enable-helm': { type: 'boolean' },
+  'follow-symlinks': { type: 'boolean' },
+  config: { type: 'string', short: 'c' },
+  'no-config': { type: 'boolean' },
+  'show-suppressed': { type: 'boolean' },
+  focus: { type: 'string' },
+  base: { type: 'string' },
+  'new-only': { type: 'boolean' },
   'no-color': { type: 'boolean' },
   color: { type: 'boolean' },
   version: { type: 'boolean', short: 'v' },
@@ -64,12 +78,15 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     io.stdout(`${pvlintVersion()}\n`);
     return EXIT_OK;
   }
-  const format = (values.format ?? 'text') as Format;
+  // `pvlint graph` has formats of its own (src/graph/command.ts); the report format stays `text` for it.
+  const graphCommand = positionals[0] === 'graph';
+  const graphProblem = graphCommand ? graphOptionsProblem(values) : values.focus !== undefined ? "--focus is for 'pvlint graph'" : undefined;
+  if (graphProblem) return usage(io, graphProblem);
+  const format = (graphCommand ? 'text' : values.format ?? 'text') as Format;
   if (!(FORMATS as readonly string[]).includes(format)) {
     return usage(io, `unknown format "${values.format}" (expected one of: ${FORMATS.join(', ')})`);
   }
-  const failLevel = (values['fail-level'] ?? 'error') as Severity;
-  if (!SEVERITIES.includes(failLevel)) {
+  if (values['fail-level'] !== undefined && !SEVERITIES.includes(values['fail-level'] as Severity)) {
     return usage(io, `unknown fail level "${values['fail-level']}" (expected one of: error, warning, note)`);
   }
   const category = values['sarif-category'];
@@ -77,53 +94,81 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     return usage(io, format !== 'sarif' ? '--sarif-category needs --format sarif' : '--sarif-category needs a non-empty category');
   }
   const [command, ...rest] = positionals;
-  if (command === 'rules') return listRules(io, format, rest);
-  if (command === 'explain') return explain(io, rest);
+  if (command === 'init') return init(io, rest);
+  const configured = await configuration(io, values.config, values['no-config'] ?? false);
+  if (typeof configured === 'number') return configured;
+  // Change rules (`--base`) are described with the others: in `pvlint rules`, `pvlint explain` and SARIF.
+  const rules: readonly RuleDescription[] = [...(configured?.rules ?? BUILTIN_RULES), ...CHANGE_RULES];
+  if (command === 'rules') return listRules(io, format, rest, rules);
+  if (command === 'explain') return explain(io, rest, rules);
+  // Flag > configuration file > default.
+  const failLevel = (values['fail-level'] ?? configured?.failLevel ?? 'error') as Severity;
 
-  const paths = positionals.length > 0 ? positionals : ['.'];
+  const pathArguments = graphCommand ? rest : positionals;
+  const paths = pathArguments.length > 0 ? pathArguments : ['.'];
   const timeoutText = values['render-timeout'];
   const renderTimeoutSeconds = timeoutText === undefined ? 60 : Number(timeoutText);
   if (!(renderTimeoutSeconds > 0) || !Number.isFinite(renderTimeoutSeconds)) {
     return usage(io, `--render-timeout takes a number of seconds greater than 0 (got "${timeoutText}")`);
   }
   const progress = progressReporter(io);
+  // Each environment's picture, for `pvlint graph` and the Markdown report.
+  const graphs = graphCommand || format === 'markdown' ? new GraphCollector() : undefined;
   if (paths.filter((p) => p === '-').length > 1) return usage(io, '"-" (stdin) may be given only once');
+  if (values['new-only'] && values.base === undefined) return usage(io, '--new-only needs --base <git-ref>: it leaves out the findings the base has too');
+  if (values.base !== undefined && graphCommand) return usage(io, "--base is for linting, not for 'pvlint graph'");
+  const review = values.base !== undefined ? { base: values.base, newOnly: values['new-only'] ?? false } : undefined;
   let result;
   try {
-    result = await lint({
+    result = await lintWithBase({
       paths,
       cwd: io.cwd,
-      ignore: values.ignore,
+      ignore: [...(configured?.ignore ?? []), ...(values.ignore ?? [])],
       stdin: paths.includes('-') ? await io.readStdin() : undefined,
-      rules: defaultRuleSettings(),
-      bundleComplete: values['bundle-complete'],
-      kustomizeCommand: values['kustomize-command'],
+      rules: configured?.settings ?? defaultRuleSettings(),
+      bundleComplete: values['bundle-complete'] || configured?.bundleComplete,
+      kustomizeCommand: values['kustomize-command'] ?? configured?.kustomizeCommand,
       helmValues: values['helm-values'],
       helmRelease: values['helm-release'],
       helmNamespace: values['helm-namespace'],
       renderTimeoutMs: renderTimeoutSeconds * 1000,
       skipMissingRenderers: values['skip-missing-renderers'],
-      enableHelm: values['enable-helm'],
+      enableHelm: values['enable-helm'] || configured?.enableHelm,
+      followSymlinks: values['follow-symlinks'],
+      helmChartSettings: configured?.helmChartSettings,
+      cluster: configured?.cluster,
+      suppressions: configured?.suppressions,
+      suppressionBase: configured?.suppressionBase,
       onProgress: progress.update,
-    });
+      onScope: graphs?.onScope,
+    }, review);
     progress.done();
   } catch (error) {
     progress.done();
     if (error instanceof UsageError) return usage(io, error.message);
-    io.stderr(`pvlint: internal error: ${(error as Error).stack ?? String(error)}\n`);
+    if (error instanceof ReviewError) {
+      io.stderr(`pvlint: ${error.message}\n`);
+      return EXIT_ERROR;
+    }
+    // A bug; the message says what, PVLINT_DEBUG=1 adds the stack trace (never printed by default).
+    const detail = io.env.PVLINT_DEBUG ? (error as Error)?.stack : undefined;
+    io.stderr(`pvlint: internal error: ${detail ?? (error as Error)?.message ?? String(error)}\nThis is a bug in pvlint; please report it with the input that triggers it.\n`);
     return EXIT_ERROR;
   }
 
+  if (graphCommand) return writeGraph(io, graphs!, values, result, pvlintVersion());
   const toFile = values.output !== undefined;
   const color =
     format === 'text' && !toFile && !values['no-color'] && io.env.NO_COLOR === undefined &&
     (values.color === true || io.stdoutIsTTY);
   const report = formatResult(format, result, {
-    rules: BUILTIN_RULES,
+    rules,
+    showSuppressed: values['show-suppressed'] ?? false,
     toolVersion: pvlintVersion(),
     color,
     quiet: values.quiet ?? false,
     category,
+    graphs: graphs?.graphs,
     readFile: (repoPath: string) => {
       try {
         return readFileSync(path.join(result.root, repoPath), 'utf8');
@@ -162,16 +207,52 @@ function progressReporter(io: CliIO): { update: (done: number, total: number, la
   };
 }
 
-function listRules(io: CliIO, format: Format, rest: string[]): number {
-  if (rest.length > 0) return usage(io, `'pvlint rules' takes no arguments (got ${rest.join(' ')})`);
-  if (format !== 'text' && format !== 'json') return usage(io, "'pvlint rules' prints text or json");
-  io.stdout(format === 'json' ? rulesJson(BUILTIN_RULES) : rulesTextTable(BUILTIN_RULES));
+/**
+ * The configuration that applies: `--config FILE`, else `.pvlint.yaml|yml|json` found upwards from the working
+ * directory, unless `--no-config`. Undefined without one; the exit code when it is invalid (one line per problem).
+ */
+async function configuration(io: CliIO, option: string | undefined, disabled: boolean): Promise<ResolvedConfig | undefined | number> {
+  if (disabled && option !== undefined) return usage(io, '--config and --no-config exclude each other');
+  if (disabled) return undefined;
+  const file = option !== undefined ? path.resolve(io.cwd, option) : findConfigFile(io.cwd);
+  if (option !== undefined && !existsSync(file!)) return usage(io, `configuration file not found: ${option}`);
+  if (file === undefined) return undefined;
+  try {
+    // The resolver (and Ajv, and the TypeScript parser for .ts rules) load only when there is a configuration.
+    const { readConfig } = await import('../config/resolve-config.js');
+    return await readConfig(file, io.cwd);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.stderr(error.problems.map((problem) => `${formatProblem(problem)}\n`).join(''));
+    return EXIT_ERROR;
+  }
+}
+
+/** `pvlint init`: a commented starter `.pvlint.yaml` in the working directory; never overwrites one. */
+function init(io: CliIO, rest: string[]): number {
+  if (rest.length > 0) return usage(io, `'pvlint init' takes no arguments (got ${rest.join(' ')})`);
+  const existing = configFileIn(io.cwd);
+  if (existing) return usage(io, `${path.basename(existing)} already exists here; 'pvlint init' does not overwrite it`);
+  const file = path.join(io.cwd, '.pvlint.yaml');
+  try {
+    writeFileSync(file, starterConfig(schemaReference(io.cwd, pvlintVersion())), { flag: 'wx' });
+  } catch (error) {
+    return usage(io, `cannot write .pvlint.yaml: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  io.stdout("wrote .pvlint.yaml: a commented starter configuration (see the README, section 'Configuration')\n");
   return EXIT_OK;
 }
 
-function explain(io: CliIO, rest: string[]): number {
+function listRules(io: CliIO, format: Format, rest: string[], rules: readonly RuleDescription[]): number {
+  if (rest.length > 0) return usage(io, `'pvlint rules' takes no arguments (got ${rest.join(' ')})`);
+  if (format !== 'text' && format !== 'json') return usage(io, "'pvlint rules' prints text or json");
+  io.stdout(format === 'json' ? rulesJson(rules) : rulesTextTable(rules));
+  return EXIT_OK;
+}
+
+function explain(io: CliIO, rest: string[], rules: readonly RuleDescription[]): number {
   if (rest.length !== 1) return usage(io, "'pvlint explain' takes one rule id, e.g. 'pvlint explain rwo-claim-multi-node'");
-  const rule = findRule(rest[0]) ?? BUILTIN_RULES.find((r) => r.meta.catalogueId?.toLowerCase() === rest[0].toLowerCase());
+  const rule = rules.find((r) => r.id === rest[0]) ?? rules.find((r) => r.meta.catalogueId?.toLowerCase() === rest[0].toLowerCase());
   if (!rule) return usage(io, `unknown rule "${rest[0]}"; 'pvlint rules' lists them`);
   io.stdout(rulePageText(rule));
   return EXIT_OK;

@@ -1,14 +1,21 @@
 // A rule's page, rendered from its metadata: `pvlint explain <id>`, SARIF help and the README table share it.
-import type { RuleModule } from '../types.js';
+import { isChangeRule, type RuleDescription, type RuleExample } from '../review/change-rule.js';
 
-export function rulePageMarkdown(rule: RuleModule): string {
+/** A manifest, or for a change rule the manifests at the base and after the change. */
+function exampleBlock(example: RuleExample): string[] {
+  if (typeof example === 'string') return ['```yaml', example.trimEnd(), '```'];
+  return ['At the base:', '', '```yaml', example.base.trimEnd(), '```', '', 'After the change:', '', '```yaml', example.head.trimEnd(), '```'];
+}
+
+export function rulePageMarkdown(rule: RuleDescription): string {
   const m = rule.meta;
   const lines = [
     `# ${rule.id}${m.catalogueId ? ` (${m.catalogueId})` : ''}`,
     '',
     m.summary,
     '',
-    `Default severity: **${m.severity}**. Reads: ${m.kinds.join(', ') || 'any kind'}.`,
+    `Default severity: **${m.severity}**. Reads: ${m.kinds.join(', ') || 'any kind'}.` +
+      (isChangeRule(rule) ? ' Runs with `--base <git-ref>`: it compares each environment with itself at that ref.' : ''),
     '',
     '## What breaks, and why',
     m.why,
@@ -28,8 +35,8 @@ export function rulePageMarkdown(rule: RuleModule): string {
   if (m.options) {
     lines.push('', '## Options', '```json', JSON.stringify(m.options.defaults, null, 2), '```');
   }
-  if (m.examples.invalid.length > 0) lines.push('', '## Example that fires', '```yaml', m.examples.invalid[0].trimEnd(), '```');
-  if (m.examples.valid.length > 0) lines.push('', '## Fixed', '```yaml', m.examples.valid[0].trimEnd(), '```');
+  if (m.examples.invalid.length > 0) lines.push('', '## Example that fires', ...exampleBlock(m.examples.invalid[0]));
+  if (m.examples.valid.length > 0) lines.push('', '## Fixed', ...exampleBlock(m.examples.valid[0]));
   if (m.references.length > 0) {
     lines.push('', '## References');
     for (const ref of m.references) lines.push(`- [${ref.title}](${ref.url})`);
@@ -38,7 +45,7 @@ export function rulePageMarkdown(rule: RuleModule): string {
 }
 
 /** The page for a terminal: markdown markers stripped, headings kept as plain lines. */
-export function rulePageText(rule: RuleModule): string {
+export function rulePageText(rule: RuleDescription): string {
   return rulePageMarkdown(rule)
     .replace(/^#+ /gm, '')
     .replace(/\*\*(.+?)\*\*/g, '$1')

@@ -1,26 +1,29 @@
 // The rule list for `pvlint rules` and the README (generated from metadata, never written by hand).
-import type { RuleModule } from '../types.js';
+import { isChangeRule, type RuleDescription } from '../review/change-rule.js';
 
-export function rulesMarkdownTable(rules: readonly RuleModule[]): string {
+/** Change rules run only with `--base`: the lists say so. */
+const summaryOf = (rule: RuleDescription) => (isChangeRule(rule) ? `${rule.meta.summary} (with --base)` : rule.meta.summary);
+
+export function rulesMarkdownTable(rules: readonly RuleDescription[]): string {
   const rows = rules.map(
-    (r) => `| [\`${r.id}\`](docs/rules/${r.id}.md) | ${r.meta.catalogueId ?? ''} | ${r.meta.severity} | ${r.meta.summary.replace(/\|/g, '\\|')} |`,
+    (r) => `| [\`${r.id}\`](docs/rules/${r.id}.md) | ${r.meta.catalogueId ?? ''} | ${r.meta.severity} | ${summaryOf(r).replace(/\|/g, '\\|')} |`,
   );
   return ['| rule | catalogue | severity | finds |', '|---|---|---|---|', ...rows].join('\n') + '\n';
 }
 
-export function rulesTextTable(rules: readonly RuleModule[]): string {
+export function rulesTextTable(rules: readonly RuleDescription[]): string {
   const idWidth = Math.max(4, ...rules.map((r) => r.id.length));
   const lines = [`${'rule'.padEnd(idWidth)}  cat  severity  finds`];
   for (const r of rules) {
-    lines.push(`${r.id.padEnd(idWidth)}  ${(r.meta.catalogueId ?? '').padEnd(3)}  ${r.meta.severity.padEnd(8)}  ${r.meta.summary}`);
+    lines.push(`${r.id.padEnd(idWidth)}  ${(r.meta.catalogueId ?? '').padEnd(3)}  ${r.meta.severity.padEnd(8)}  ${summaryOf(r)}`);
   }
   return lines.join('\n') + '\n';
 }
 
-export function rulesJson(rules: readonly RuleModule[]): string {
+export function rulesJson(rules: readonly RuleDescription[]): string {
   const list = rules.map((r) => {
     const { messages: _messages, ...meta } = r.meta;
-    return { id: r.id, ...meta };
+    return { id: r.id, ...(isChangeRule(r) ? { type: 'change' } : {}), ...meta };
   });
   return JSON.stringify(list, null, 2) + '\n';
 }

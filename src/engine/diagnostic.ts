@@ -3,10 +3,15 @@ import type { Finding, Severity, SourceLocation } from '../types.js';
 
 export const DIAGNOSTIC_FIXES: Record<string, string> = {
   'pvlint/parse': 'Fix the YAML syntax at this position; the other documents of the file are still linted.',
+  'pvlint/limit':
+    'Split the file or document, or exclude it with --ignore; if the input is legitimate, raise the limit the message names (README, "Limits").',
+  'pvlint/shape':
+    'Write the field with the type the Kubernetes API expects (the message says which). Until then pvlint lints the object as if the field were absent and reports nothing else about it.',
   'pvlint/read': 'Make the file readable (permissions, encoding) or exclude it with --ignore.',
   'pvlint/render': 'Fix the renderer error shown in the message; the other environments are still linted.',
   'pvlint/render-skipped': 'Install the renderer (helm, or kustomize/kubectl) to lint these environments too, or point pvlint at committed rendered output.',
   'pvlint/rule-crash': 'This is a bug in the rule; please report it with the manifest that triggers it.',
+  'pvlint/unused-suppression': 'Remove the suppression, or correct it so that it names the rule and resource it is meant for.',
 };
 
 /** Diagnostics that make the exit code 2: pvlint could not do its job for part of the input. */

@@ -1,7 +1,9 @@
 // Runs every enabled rule once over a scope's model and turns reports into located findings.
 // A rule that throws becomes a diagnostic naming the rule; the other rules still run.
 import { locate } from '../locate/locate.js';
+import { withDriverOverrides } from '../model/provisioners.js';
 import type { StorageModel } from '../model/storage-model.js';
+import { isShapeRejected } from './shape-check.js';
 import type { Finding, ReportDescriptor, Resource, RuleModule, Severity } from '../types.js';
 
 export interface RuleSetting {
@@ -22,6 +24,11 @@ function resourceRef(resource: Resource) {
 }
 
 export function runRules(model: StorageModel, settings: readonly RuleSetting[]): RuleRunResult {
+  // Configuration's driver capabilities apply to every driverCapabilities() call the rules make.
+  return withDriverOverrides(model.driverOverrides, () => runAll(model, settings));
+}
+
+function runAll(model: StorageModel, settings: readonly RuleSetting[]): RuleRunResult {
   const findings: Finding[] = [];
   const crashes: Finding[] = [];
   for (const setting of settings) {
@@ -30,6 +37,8 @@ export function runRules(model: StorageModel, settings: readonly RuleSetting[]):
     let current: Resource | undefined;
     const report = (descriptor: ReportDescriptor) => {
       current = descriptor.resource;
+      // The API server would reject this object (a pvlint/shape error says why): nothing else is reported about it.
+      if (isShapeRejected(descriptor.resource)) return;
       const render = rule.meta.messages[descriptor.messageId as string];
       if (!render) throw new Error(`unknown messageId ${String(descriptor.messageId)}`);
       const located = locate(descriptor.resource, descriptor.path);

@@ -1,11 +1,20 @@
 // Expands the command-line paths into what to lint: Kustomize roots and Helm charts to render (each one
 // environment), and loose manifests that nothing renders. Files a kustomization reads are never loose.
+//
+// Symbolic links are followed at most once each: a link to a file or directory inside the repository (or the
+// argument) is followed, unless its target is already part of the walk (links back up the tree, loops); a link
+// that leads out of the repository is not followed unless `followSymlinks` is set, and says so in a note. A
+// broken or looping link with a manifest's name is reported when it is read. A directory holding more than
+// `maxFiles` manifests is refused as a whole (deterministically) with a `pvlint/limit` finding.
 import fg from 'fast-glob';
-import { stat } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { findEntryPoints } from '../render/entry-points.js';
 import { KUSTOMIZATION_FILES } from '../render/kustomization.js';
 import { SourceCache } from '../render/source-cache.js';
+import { DEFAULT_LIMITS } from './limits.js';
+import type { Severity } from '../types.js';
 
 export interface DiscoverOptions {
   cwd: string;
@@ -13,6 +22,22 @@ export interface DiscoverOptions {
   ignore?: readonly string[];
   /** Shared with the renderers so each kustomization is read once per run. */
   cache?: SourceCache;
+  /** Follow symlinks whose target is outside the argument and `roots` (each target still once). */
+  followSymlinks?: boolean;
+  /** Directories symlinks may lead into without `followSymlinks`, besides the argument (the repository root). */
+  roots?: readonly string[];
+  /** Manifest files under one directory argument; more and the argument is not linted (default 20,000). */
+  maxFiles?: number;
+}
+
+/** Something discovery could not or would not do, reported at `file` (an absolute path). */
+export interface DiscoverProblem {
+  ruleId: 'pvlint/read' | 'pvlint/limit';
+  severity: Severity;
+  file: string;
+  message: string;
+  /** The fix to show, when not the diagnostic's usual one. */
+  fix?: string;
 }
 
 export interface DiscoveredInput {
@@ -26,13 +51,20 @@ export interface DiscoveredInput {
   charts: string[];
   /** Kustomize roots to render: the argument itself when it is one, else roots no other root includes. */
   kustomizations: string[];
+  /** Links not followed, directories refused: findings, not errors. */
+  problems: DiscoverProblem[];
 }
 
 export class UsageError extends Error {}
 
-const MANIFEST_GLOBS = ['**/*.{yaml,yml,json}', '**/Kustomization'];
 const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
+const FOLLOW_FIX = 'Pass --follow-symlinks to lint what the link points to, or exclude the link with --ignore.';
 const KUSTOMIZATION_NAMES = new Set<string>(KUSTOMIZATION_FILES);
+
+/** The names discovery looks at: `*.yaml`, `*.yml`, `*.json`, and kustomize's extension-less `Kustomization`. */
+export function isManifestName(name: string): boolean {
+  return /\.(?:ya?ml|json)$/.test(name) || name === 'Kustomization';
+}
 
 /** True when `dir` or an ancestor up to `stop` is in `dirs`: a walk up the tree, not a scan of `dirs`. */
 function withinAny(dir: string, dirs: ReadonlySet<string>, stop: string): boolean {
@@ -46,15 +78,64 @@ function withinAny(dir: string, dirs: ReadonlySet<string>, stop: string): boolea
   }
 }
 
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function realpathOrUndefined(p: string): string | undefined {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+}
+
+class TooManyFiles extends Error {}
+
+interface Walk {
+  /** Manifest-named entries that are not symlinks (regular files, and FIFOs etc. that reading will refuse). */
+  files: string[];
+  /** Symlinks (any name), relative to the argument. */
+  links: string[];
+}
+
+/** Lists `pattern` under `cwd` without following links, stopping once more than `maxFiles` manifests are seen. */
+async function walk(cwd: string, pattern: string, ignore: string[], budget: { left: number }, out: Walk): Promise<void> {
+  const stream = fg.stream([pattern], { cwd, ignore, dot: false, followSymbolicLinks: false, onlyFiles: false, objectMode: true, suppressErrors: true });
+  try {
+    for await (const raw of stream) {
+      const entry = raw as unknown as fg.Entry;
+      const dirent = entry.dirent;
+      if (dirent.isDirectory()) continue;
+      if (dirent.isSymbolicLink()) {
+        out.links.push(entry.path);
+        continue;
+      }
+      if (!isManifestName(entry.name)) continue;
+      if (--budget.left < 0) throw new TooManyFiles();
+      out.files.push(entry.path);
+    }
+  } finally {
+    (stream as unknown as { destroy?: () => void }).destroy?.();
+  }
+}
+
 export async function discover(argument: string, options: DiscoverOptions): Promise<DiscoveredInput> {
-  const empty = { argument, stdin: false, files: [], charts: [], kustomizations: [] };
+  const empty = { argument, stdin: false, files: [], charts: [], kustomizations: [], problems: [] };
   if (argument === '-') return { ...empty, stdin: true };
   const absolute = path.resolve(options.cwd, argument);
+  try {
+    await lstat(absolute);
+  } catch {
+    throw new UsageError(`path not found: ${argument}`);
+  }
   let info;
   try {
     info = await stat(absolute);
   } catch {
-    throw new UsageError(`path not found: ${argument}`);
+    // A broken or looping symlink named on the command line: reading it says which.
+    return { ...empty, files: [absolute] };
   }
   if (info.isFile()) {
     const base = path.basename(absolute);
@@ -65,12 +146,80 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   }
   if (!info.isDirectory()) throw new UsageError(`not a file or directory: ${argument}`);
   const ignore = [...ALWAYS_IGNORED, ...(options.ignore ?? [])];
-  const found = await fg(MANIFEST_GLOBS, { cwd: absolute, ignore, dot: false, followSymbolicLinks: false, onlyFiles: true });
+  const maxFiles = options.maxFiles ?? DEFAULT_LIMITS.maxFiles;
+  const problems: DiscoverProblem[] = [];
+  const realArgument = realpathOrUndefined(absolute) ?? absolute;
+  const allowed = [realArgument, ...(options.roots ?? []).map((root) => realpathOrUndefined(root) ?? root)];
+  const walked = [realArgument];
+  const found: Walk = { files: [], links: [] };
+  const budget = { left: maxFiles };
+  const linkedFiles: string[] = [];
+  try {
+    await walk(absolute, '**', ignore, budget, found);
+    // Links found in followed directories are handled in the same loop: each target is walked once.
+    for (let i = 0; i < found.links.length; i++) {
+      const rel = found.links[i];
+      const link = path.join(absolute, rel);
+      const target = await stat(link).catch(() => undefined);
+      const real = target ? realpathOrUndefined(link) : undefined;
+      if (!target || !real) {
+        // Broken or looping: reading it reports which.
+        if (isManifestName(path.basename(rel))) linkedFiles.push(rel);
+        continue;
+      }
+      const outside = !allowed.some((root) => isInside(real, root));
+      if (target.isDirectory()) {
+        if (walked.some((dir) => isInside(real, dir))) continue;
+        if (outside && !options.followSymlinks) {
+          problems.push({
+            ruleId: 'pvlint/read',
+            severity: 'note',
+            file: link,
+            message: `symbolic link to a directory outside the repository (${real}); not followed (--follow-symlinks follows it)`,
+            fix: FOLLOW_FIX,
+          });
+          continue;
+        }
+        walked.push(real);
+        await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**`, ignore, budget, found);
+        continue;
+      }
+      if (!isManifestName(path.basename(rel))) continue;
+      if (outside && !options.followSymlinks) {
+        problems.push({
+          ruleId: 'pvlint/read',
+          severity: 'note',
+          file: link,
+          message: `symbolic link to a file outside the repository (${real}); not followed (--follow-symlinks follows it)`,
+          fix: FOLLOW_FIX,
+        });
+        continue;
+      }
+      if (--budget.left < 0) throw new TooManyFiles();
+      linkedFiles.push(rel);
+    }
+  } catch (error) {
+    if (!(error instanceof TooManyFiles)) throw error;
+    problems.push({
+      ruleId: 'pvlint/limit',
+      severity: 'error',
+      file: absolute,
+      message: `${argument} holds more than ${maxFiles} manifest files (maxFiles); it is not linted. Lint its subdirectories one by one, or raise the limit`,
+    });
+    return { ...empty, problems };
+  }
+  // One path per real file: a file reached directly and through a link is linted once, under its own path.
+  const seenReal = new Set<string>();
   const kustomizationDirs = new Set<string>();
   const chartDirs = new Set<string>();
   const candidates: string[] = [];
-  for (const rel of found) {
+  for (const rel of [...found.files.sort(), ...linkedFiles.sort()]) {
     const file = path.join(absolute, rel);
+    const real = realpathOrUndefined(file);
+    if (real !== undefined) {
+      if (seenReal.has(real)) continue;
+      seenReal.add(real);
+    }
     const base = path.basename(file);
     if (KUSTOMIZATION_NAMES.has(base)) kustomizationDirs.add(path.dirname(file));
     else if (base === 'Chart.yaml') chartDirs.add(path.dirname(file));
@@ -78,12 +227,12 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   }
   const cache = options.cache ?? new SourceCache(options.cwd);
   // Kustomizations inside a chart are chart content (e.g. templates), not roots.
-  const roots = [...kustomizationDirs].filter((dir) => !withinAny(dir, chartDirs, absolute));
-  const entries = findEntryPoints(cache, roots, [...chartDirs], absolute);
+  const roots = [...kustomizationDirs].filter((dir) => !withinAny(dir, chartDirs, absolute)).sort();
+  const entries = findEntryPoints(cache, roots, [...chartDirs].sort(), absolute);
   const files = candidates
     .filter((file) => !entries.referenced.has(file) && !withinAny(path.dirname(file), chartDirs, absolute))
     .sort();
-  return { argument, stdin: false, files, charts: entries.charts, kustomizations: entries.kustomizations };
+  return { argument, stdin: false, files, charts: entries.charts, kustomizations: entries.kustomizations, problems };
 }
 
 /** The repository root that report paths are relative to: the enclosing git work tree, else the cwd. */

@@ -2,7 +2,7 @@
 // the driver behind it and whether that driver attaches volumes to one node (catalogue §5 `attachable(pvc)`, §7).
 import type { Resource } from '../types.js';
 import { driverCapabilities, inTreeSourceProvisioner, normaliseProvisioner, type DriverInfo } from './provisioners.js';
-import type { StorageModel } from './storage-model.js';
+import type { Lookup, StorageModel } from './storage-model.js';
 
 export const RWO = 'ReadWriteOnce';
 export const ROX = 'ReadOnlyMany';
@@ -83,14 +83,22 @@ export function driverOfClaim(model: StorageModel, pvc: Resource, bound = boundV
     const fromVolume = driverOfVolume(bound.pv);
     if (fromVolume) return fromVolume;
   }
-  const effective = model.effectiveClassOfClaim(pvc.object);
+  return driverOfClaimClass(model, pvc.object);
+}
+
+/**
+ * The provisioner of a claim's effective StorageClass (its own class or the bundle's default class), for any claim-shaped
+ * object: a PVC's object, a StatefulSet volumeClaimTemplate, an ephemeral volumeClaimTemplate. Ignores bound PVs.
+ */
+export function driverOfClaimClass(model: StorageModel, claim: unknown, from?: Resource): ClaimDriver {
+  const effective = model.effectiveClassOfClaim(claim);
   if (effective.name === undefined) {
     return { name: undefined, info: undefined, source: { via: 'none', why: 'the claim sets no storageClassName and the repo has no default StorageClass' } };
   }
   if (effective.name === '') {
     return { name: undefined, info: undefined, source: { via: 'none', why: 'the claim has storageClassName "" and its PersistentVolume is not in the repo' } };
   }
-  const lookup = model.lookupClass(effective.name);
+  const lookup = storageClassFor(model, effective.name, from);
   if (lookup.status !== 'found') {
     return { name: undefined, info: undefined, source: { via: 'none', why: `StorageClass "${effective.name}" is not in the repo` } };
   }
@@ -99,6 +107,18 @@ export function driverOfClaim(model: StorageModel, pvc: Resource, bound = boundV
     return { name: undefined, info: undefined, source: { via: 'none', why: `StorageClass "${effective.name}" names no provisioner` } };
   }
   return { name: provisioner, info: driverCapabilities(provisioner), source: { via: 'class', storageClass: lookup.value, defaulted: effective.defaulted } };
+}
+
+/**
+ * The StorageClass named `name`: with `from`, and several StorageClass documents of that name in the scope (independent
+ * examples side by side), the one written closest to `from` (see closestDefinition); else the model's lookup.
+ */
+export function storageClassFor(model: StorageModel, name: string, from?: Resource): Lookup<Resource> {
+  if (from) {
+    const definitions = model.ofKind('StorageClass').filter((c) => c.name === name);
+    if (definitions.length > 1) return { status: 'found', value: closestDefinition(definitions, from, model) };
+  }
+  return model.lookupClass(name);
 }
 
 export interface Attachability {

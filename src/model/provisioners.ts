@@ -1,7 +1,9 @@
 // What each storage provisioner / CSI driver can do: the provisioner capability table of the research catalogue (§7),
 // the in-tree → CSI name normalisation (§1.4) and the in-tree PV volume sources. Rules read it only through
-// `driverCapabilities(name)` (and `inTreeSourceProvisioner` for PVs written with in-tree sources).
+// `driverCapabilities(name)` (and `inTreeSourceProvisioner` for PVs written with in-tree sources), which also applies
+// the configuration's driver overrides (`cluster.drivers`) while rules run (see withDriverOverrides).
 import type { RuleReference } from '../types.js';
+import type { DriverOverride } from './cluster-facts.js';
 
 /**
  * Whether a driver supports an access mode or volume mode, as §7 states it:
@@ -15,6 +17,31 @@ export interface ModeSupport {
   support: Support;
   /** The condition or caveat, in Kubernetes terms (`maxShares ≥ 2`, `sharedv4: "true"`, "not node-enforced"). */
   condition?: string;
+  /**
+   * For `block-only` / `conditional` support: what else provisioning needs. `parameters` lists StorageClass parameter
+   * settings of which one must hold; without `parameters` the requirement cannot be read from YAML (a volume type's
+   * property, the provisioner's own configuration).
+   */
+  requires?: ModeRequirement;
+  /** A caveat worth a note although the mode is supported. */
+  advisory?: string;
+}
+
+export interface ModeRequirement {
+  /** What is needed, in Kubernetes terms. */
+  text: string;
+  parameters?: readonly ParameterSetting[];
+}
+
+/** A StorageClass parameter setting; keys compare case-insensitively (the EBS and Azure drivers lowercase them). */
+export interface ParameterSetting {
+  key: string;
+  /** Accepted values (case-insensitive). */
+  values?: readonly string[];
+  /** The value must be an integer at least this large. */
+  atLeast?: number;
+  /** The driver's value when the parameter is absent. */
+  default?: string;
 }
 
 /**
@@ -56,6 +83,12 @@ export interface DriverCapabilities {
   removedIn?: string;
   migratedTo?: string;
   notes: string;
+  /**
+   * Static PersistentVolumes of this driver whose `spec.csi.volumeHandle` starts with `handlePrefix` are not what the
+   * access-mode and volume-mode columns describe (e.g. EBS node-local volumes `local-ebs://…`, one device per node,
+   * documented with ReadWriteMany); mode checks skip them.
+   */
+  staticHandleExceptions?: readonly { handlePrefix: string; note: string; source: RuleReference }[];
   /** Citation keys of the research catalogue (§9). */
   refs: readonly string[];
   /** The same sources as links. */
@@ -64,6 +97,8 @@ export interface DriverCapabilities {
   confidence: 'H' | 'M' | 'H/M';
   /** False for the few rows that are not in §7 of the catalogue (in-tree sources pvlint needs for PVs). */
   catalogue: boolean;
+  /** Set when the configuration (`cluster.drivers`) added or changed this row. */
+  declared?: true;
 }
 
 const yes = (condition?: string): ModeSupport => (condition ? { support: 'yes', condition } : { support: 'yes' });
@@ -125,10 +160,20 @@ const RWOP_IN_TREE = no('in-tree / non-CSI volume sources never support ReadWrit
 const ROWS: Row[] = [
   {
     name: 'ebs.csi.aws.com', type: 'csi',
-    rwo: yes(), rox: no(), rwx: blockOnly('io1/io2 multi-attach (io2 documented)'), rwop: RWOP_CSI, block: yes(),
+    rwo: yes(), rox: no(),
+    rwx: {
+      ...blockOnly('io1/io2 multi-attach (io2 documented)'),
+      requires: { text: 'an io2 (or io1) volume type: `type: io2`', parameters: [{ key: 'type', values: ['io2', 'io1'], default: 'gp3' }] },
+    },
+    rwop: RWOP_CSI, block: yes(),
     topology: { kind: 'zonal', keys: ['topology.ebs.csi.aws.com/zone', 'topology.kubernetes.io/zone'] },
     attach: 'required',
     notes: 'default `type: gp3`; ReadWriteMany with Filesystem is rejected by isValidCapability; per-instance attach limit (R34)',
+    staticHandleExceptions: [{
+      handlePrefix: 'local-ebs://',
+      note: 'node-local volumes: each node mounts its own pre-attached EBS device; documented with ReadWriteMany (driver option enableNodeLocalVolumes)',
+      source: { title: 'aws-ebs-csi-driver docs/node-local-volumes.md', url: gh('kubernetes-sigs/aws-ebs-csi-driver', 'HEAD', 'docs/node-local-volumes.md') },
+    }],
     refs: ['EBS-CTRL', 'EBS-MA', 'EBS-PARAMS', 'EBS-OPTS'], sourceKeys: ['EBS-CTRL', 'EBS-MA', 'EBS-PARAMS', 'EBS-OPTS'], confidence: 'H',
   },
   {
@@ -166,7 +211,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'disk.csi.azure.com', type: 'csi',
-    rwo: yes(), rox: blockOnly('and `maxShares ≥ 2`'), rwx: blockOnly('and `maxShares ≥ 2` ("mountVolume is not supported for access mode", "not supported for non-shared disk")'),
+    rwo: yes(),
+    rox: { ...blockOnly('and `maxShares ≥ 2`'), requires: { text: 'a shared disk: `maxShares` of 2 or more', parameters: [{ key: 'maxShares', atLeast: 2, default: '1' }] } },
+    rwx: {
+      ...blockOnly('and `maxShares ≥ 2` ("mountVolume is not supported for access mode", "not supported for non-shared disk")'),
+      requires: { text: 'a shared disk: `maxShares` of 2 or more', parameters: [{ key: 'maxShares', atLeast: 2, default: '1' }] },
+    },
     rwop: RWOP_CSI, block: yes(),
     topology: { kind: 'zonal', keys: ['topology.disk.csi.azure.com/zone'], note: 'LRS SKUs are zonal; ZRS SKUs span zones' },
     attach: 'required',
@@ -183,7 +233,10 @@ const ROWS: Row[] = [
   },
   {
     name: 'cinder.csi.openstack.org', type: 'csi',
-    rwo: yes(), rox: blockOnly('multiattach volume type'), rwx: blockOnly('multiattach volume type'), rwop: RWOP_CSI, block: yes(),
+    rwo: yes(),
+    rox: { ...blockOnly('multiattach volume type'), requires: { text: 'a Cinder volume type with multiattach enabled (not visible in the StorageClass)' } },
+    rwx: { ...blockOnly('multiattach volume type'), requires: { text: 'a Cinder volume type with multiattach enabled (not visible in the StorageClass)' } },
+    rwop: RWOP_CSI, block: yes(),
     topology: { kind: 'zonal', keys: ['topology.cinder.csi.openstack.org/zone'], note: 'unless `ignore-volume-az`' },
     attach: 'required',
     notes: 'ReadWriteMany with Filesystem on a multiattach type would need a cluster file system: treat as unsupported',
@@ -224,9 +277,17 @@ const ROWS: Row[] = [
   },
   {
     name: 'rancher.io/local-path', type: 'external',
-    rwo: yes(), rox: conditional('only with `sharedFileSystemPath`'),
-    rwx: conditional('only with `sharedFileSystemPath` ("NodePath only supports ReadWriteOnce and ReadWriteOncePod (1.22+) access modes")'),
-    rwop: yes('NodePath; the README lists RWOP but upstream documents RWOP as CSI-only, kubelet-side enforcement unverified'), block: no(),
+    rwo: yes(),
+    rox: { ...conditional('only with `sharedFileSystemPath`'), requires: { text: '`sharedFileSystemPath` in the provisioner\'s config.json (a ConfigMap, not the StorageClass)' } },
+    rwx: {
+      ...conditional('only with `sharedFileSystemPath` ("NodePath only supports ReadWriteOnce and ReadWriteOncePod (1.22+) access modes")'),
+      requires: { text: '`sharedFileSystemPath` in the provisioner\'s config.json (a ConfigMap, not the StorageClass)' },
+    },
+    rwop: {
+      ...yes('NodePath; the README lists RWOP but upstream documents RWOP as CSI-only, kubelet-side enforcement unverified'),
+      advisory: 'the provisioner is not CSI: Kubernetes documents ReadWriteOncePod as CSI-only, so whether kubelet enforces it for these volumes is unverified',
+    },
+    block: no(),
     topology: { kind: 'node', keys: ['kubernetes.io/hostname'], note: 'PV nodeAffinity on kubernetes.io/hostname or the configured `nodeAffinityKey`; ship the class as WaitForFirstConsumer' },
     attach: 'not-applicable',
     notes: 'not CSI; R14 reports RWOP as `info` for this provisioner',
@@ -263,7 +324,12 @@ const ROWS: Row[] = [
   {
     name: 'pxd.portworx.com', type: 'csi',
     aliases: ['kubernetes.io/portworx-volume'],
-    rwo: yes(), rox: conditional('`sharedv4: "true"` (with readOnly mounts)'), rwx: conditional('`sharedv4: "true"` (NFS-based) or `shared: "true"`'),
+    rwo: yes(),
+    rox: { ...conditional('`sharedv4: "true"` (with readOnly mounts)'), requires: { text: '`sharedv4: "true"`', parameters: [{ key: 'sharedv4', values: ['true'] }] } },
+    rwx: {
+      ...conditional('`sharedv4: "true"` (NFS-based) or `shared: "true"`'),
+      requires: { text: '`sharedv4: "true"` or `shared: "true"`', parameters: [{ key: 'sharedv4', values: ['true'] }, { key: 'shared', values: ['true'] }] },
+    },
     rwop: yes('CSI'), block: yes('ReadWriteOnce'),
     topology: { kind: 'none', keys: [], note: 'replicated across nodes' },
     attach: 'required',
@@ -420,10 +486,72 @@ export interface DriverInfo {
 export function driverCapabilities(name: string): DriverInfo | undefined {
   const requested = name.trim();
   const driver = normaliseProvisioner(requested);
-  const capabilities = BY_NAME.get(driver);
+  const row = (key: string) => activeOverrides?.get(key) ?? BY_NAME.get(key);
+  const capabilities = row(driver);
   if (!capabilities) return undefined;
-  const own = driver !== requested ? BY_NAME.get(requested) : undefined;
+  const own = driver !== requested ? row(requested) : undefined;
   return { requested, driver, capabilities, ...(own && own !== capabilities ? { inTree: own } : {}) };
+}
+
+/** Overrides in effect while a model's rules run; undefined outside withDriverOverrides. */
+let activeOverrides: ReadonlyMap<string, DriverCapabilities> | undefined;
+const builtOverrides = new WeakMap<readonly DriverOverride[], ReadonlyMap<string, DriverCapabilities>>();
+
+const mode = (support: Support | undefined, base: ModeSupport | undefined): ModeSupport =>
+  support === undefined ? base ?? { support: 'unknown' } : { support };
+
+/** A §7 row with the configuration's fields laid over it, or a new row for a driver the table does not have. */
+export function applyDriverOverride(override: DriverOverride, base: DriverCapabilities | undefined): DriverCapabilities {
+  return {
+    name: override.name,
+    aliases: override.aliases ?? base?.aliases ?? [],
+    type: override.type ?? base?.type ?? 'csi',
+    rwo: mode(override.rwo, base?.rwo),
+    rox: mode(override.rox, base?.rox),
+    rwx: mode(override.rwx, base?.rwx),
+    rwop: mode(override.rwop, base?.rwop),
+    block: mode(override.block, base?.block),
+    topology: override.topology !== undefined || override.topologyKeys !== undefined
+      ? { kind: override.topology ?? base?.topology.kind ?? 'optional', keys: override.topologyKeys ?? base?.topology.keys ?? [] }
+      : base?.topology ?? { kind: 'optional', keys: [], note: 'not stated in the configuration' },
+    attach: override.attach ?? base?.attach ?? 'configurable',
+    ...(base?.removedIn ? { removedIn: base.removedIn } : {}),
+    ...(base?.migratedTo ? { migratedTo: base.migratedTo } : {}),
+    notes: override.notes ?? (base ? `${base.notes}${base.notes ? '; ' : ''}changed by the pvlint configuration` : 'declared in the pvlint configuration'),
+    refs: base?.refs ?? [],
+    sources: base?.sources ?? [],
+    confidence: base?.confidence ?? 'M',
+    catalogue: base?.catalogue ?? false,
+    declared: true,
+  };
+}
+
+function buildOverrides(overrides: readonly DriverOverride[]): ReadonlyMap<string, DriverCapabilities> {
+  const cached = builtOverrides.get(overrides);
+  if (cached) return cached;
+  const map = new Map<string, DriverCapabilities>();
+  for (const override of overrides) {
+    const name = override.name.trim();
+    const row = applyDriverOverride(override, BY_NAME.get(normaliseProvisioner(name)) ?? BY_NAME.get(name));
+    for (const key of [name, ...row.aliases]) map.set(key, row);
+  }
+  builtOverrides.set(overrides, map);
+  return map;
+}
+
+/**
+ * Runs `run` with the configuration's driver overrides visible to driverCapabilities(). Rules run synchronously
+ * inside it (the engine calls it around one model's rules), so two lint runs never see each other's overrides.
+ */
+export function withDriverOverrides<T>(overrides: readonly DriverOverride[], run: () => T): T {
+  if (overrides.length === 0 && activeOverrides === undefined) return run();
+  const previous = activeOverrides;
+  activeOverrides = overrides.length === 0 ? undefined : buildOverrides(overrides);
+  try {
+    return run();
+  } finally {
+    activeOverrides = previous;
+  }
 }
 
 /** Every row, for documentation and tests. */

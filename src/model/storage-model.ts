@@ -2,6 +2,8 @@
 // Every cross-reference is an index lookup; no rule needs to compare all pairs of resources.
 import type { Resource } from '../types.js';
 import { getPath, isShadowedByClaimTemplate, podTemplateOf, type ContainerUse, type PodTemplate, type PodVolume } from './pod-templates.js';
+import type { MeshDefaults } from './mesh.js';
+import { declaredClassResource, parseKubernetesVersion, type ClusterFacts, type DriverOverride, type KubernetesVersion } from './cluster-facts.js';
 
 /** Kinds without a namespace; everything else lands in the scope's default namespace when unset. */
 const CLUSTER_SCOPED = new Set([
@@ -12,7 +14,8 @@ const CLUSTER_SCOPED = new Set([
 
 /** Absence from the repo is not absence from the cluster: `external` unless the bundle is declared complete. */
 export type Lookup<T> =
-  | { status: 'found'; value: T }
+  /** `declared`: not in the repo, but a cluster fact of the configuration (`cluster.storageClasses`). */
+  | { status: 'found'; value: T; declared?: true }
   | { status: 'missing' }
   | { status: 'external' };
 
@@ -40,6 +43,10 @@ export interface ModelOptions {
   defaultNamespace?: string;
   /** The repo holds every storage object of the cluster: absent means missing, not external. */
   bundleComplete?: boolean;
+  /** Cluster-wide service-mesh facts the repo cannot show (injection defaults, enrolled namespaces, native sidecars). */
+  meshDefaults?: MeshDefaults;
+  /** Facts from configuration: StorageClasses that exist in the cluster, Kubernetes version, driver capabilities. */
+  cluster?: ClusterFacts;
 }
 
 export function isDefaultClass(storageClass: Resource): boolean {
@@ -62,6 +69,11 @@ export class StorageModel {
   readonly scope: string;
   readonly defaultNamespace: string;
   readonly bundleComplete: boolean;
+  readonly meshDefaults: MeshDefaults;
+  /** The cluster's Kubernetes version when configuration states it. */
+  readonly kubernetesVersion: KubernetesVersion | undefined;
+  /** Driver capability overrides from configuration; driverCapabilities() applies them while rules run. */
+  readonly driverOverrides: readonly DriverOverride[];
   readonly resources: readonly Resource[];
   readonly templates: readonly PodTemplate[];
   readonly defaultClasses: readonly Resource[];
@@ -70,6 +82,7 @@ export class StorageModel {
   private readonly claims = new Map<string, Resource>();
   private readonly volumes = new Map<string, Resource>();
   private readonly classes = new Map<string, Resource>();
+  private readonly declared = new Set<Resource>();
   private readonly csiDrivers = new Map<string, Resource>();
   private readonly namespaces = new Map<string, Resource>();
   private readonly volumesByClaimRef = new Map<string, Resource[]>();
@@ -82,6 +95,9 @@ export class StorageModel {
     this.scope = options.scope;
     this.defaultNamespace = options.defaultNamespace ?? 'default';
     this.bundleComplete = options.bundleComplete ?? false;
+    this.meshDefaults = options.meshDefaults ?? {};
+    this.kubernetesVersion = parseKubernetesVersion(options.cluster?.kubernetesVersion);
+    this.driverOverrides = options.cluster?.drivers ?? [];
     this.resources = resources;
     const templates: PodTemplate[] = [];
     for (const resource of resources) {
@@ -137,7 +153,19 @@ export class StorageModel {
         push(this.usesByClaim, key(ns, volume.claimName), { template, volume, uses, writes });
       }
     }
+    // A class the configuration declares is found like one in the repo, but the repo's own definition wins.
+    for (const declared of options.cluster?.storageClasses ?? []) {
+      if (this.classes.has(declared.name)) continue;
+      const resource = declaredClassResource(declared);
+      this.classes.set(declared.name, resource);
+      this.declared.add(resource);
+    }
     this.defaultClasses = [...this.classes.values()].filter(isDefaultClass);
+  }
+
+  /** True for a StorageClass that only the configuration declares (its locations point at the config file). */
+  isDeclared(resource: Resource): boolean {
+    return this.declared.has(resource);
   }
 
   /** The namespace an object lives in; undefined for cluster-scoped kinds. */
@@ -223,7 +251,8 @@ export class StorageModel {
 
   lookupClass(name: string): Lookup<Resource> {
     const sc = this.classes.get(name);
-    return sc ? { status: 'found', value: sc } : this.absent();
+    if (!sc) return this.absent();
+    return this.declared.has(sc) ? { status: 'found', value: sc, declared: true } : { status: 'found', value: sc };
   }
 
   lookupCsiDriver(name: string): Lookup<Resource> {

@@ -43,6 +43,26 @@ export function findEntryPoints(cache: SourceCache, kustomizationDirs: readonly 
     if (included.has(dir)) return false;
     return !loadKustomization(cache, dir)?.isComponent;
   });
+  // Roots that include each other (a ↔ b) are all "included", so none would be rendered and the cycle would go
+  // unnoticed. Every root must be reachable from an entry point: the first unreachable one (in path order) becomes
+  // an entry point itself, and kustomize reports the cycle.
+  const reachable = new Set<string>();
+  const visit = (start: string) => {
+    const stack = [start];
+    while (stack.length > 0) {
+      const dir = stack.pop()!;
+      if (reachable.has(dir)) continue;
+      reachable.add(dir);
+      const k = loadKustomization(cache, dir);
+      if (k) for (const child of includedKustomizations(k)) if (!reachable.has(child)) stack.push(child);
+    }
+  };
+  kustomizations.forEach(visit);
+  for (const dir of [...kustomizationDirs].sort()) {
+    if (reachable.has(dir) || loadKustomization(cache, dir)?.isComponent) continue;
+    kustomizations.push(dir);
+    visit(dir);
+  }
   // Subcharts (a chart inside another chart's dir) and kustomize's chartHome are inputs of something else.
   const chartSet = new Set(chartDirs);
   const homes = new Set(chartHomes);

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { diagnostic } from '../engine/diagnostic.js';
 import { firstLineRegion, makeSourceFile } from '../load/source-file.js';
+import { DEFAULT_LIMITS, formatBytes, type Limits } from '../load/limits.js';
 import { parseResources } from '../load/parse-resources.js';
 import { attachHelmLocators } from './helm-stream.js';
 import { runCommand } from './process.js';
@@ -19,6 +20,8 @@ export interface HelmRenderOptions {
   namespace: string;
   timeoutMs: number;
   cache: SourceCache;
+  /** Output size and document limits (defaults: DEFAULT_LIMITS). */
+  limits?: Partial<Limits>;
 }
 
 function chartLocation(cache: SourceCache, dir: string): SourceLocation {
@@ -39,14 +42,18 @@ export async function renderChart(dir: string, options: HelmRenderOptions): Prom
     scope.diagnostics.push(diagnostic('pvlint/render', message, chartLocation(cache, dir), 'error', [name]));
     return scope;
   };
-  const result = await runCommand([...options.command, ...helmArguments(dir, options)], { timeoutMs: options.timeoutMs });
+  const maxOutputBytes = options.limits?.maxRenderOutputBytes ?? DEFAULT_LIMITS.maxRenderOutputBytes;
+  const result = await runCommand([...options.command, ...helmArguments(dir, options)], { timeoutMs: options.timeoutMs, maxOutputBytes });
   if (result.status === 'missing') return { ...scope, missing: true };
+  if (result.status === 'too-large') {
+    return fail(`helm template printed more than ${formatBytes(maxOutputBytes)} for ${name} and was stopped (maxRenderOutputBytes); a template that loops, or raise the limit`);
+  }
   if (result.status === 'timeout') {
     return fail(`helm template did not finish rendering ${name} within ${options.timeoutMs / 1000} s and was stopped; raise --render-timeout if it needs longer`);
   }
   if (result.status !== 'ok') return fail(`helm template failed for ${name}: ${cleanRendererMessage(result.stderr, [[`${cache.root}/`, '']])}`);
   const output = makeSourceFile(`${dir}#rendered`, `${name} (rendered by helm)`, result.stdout);
-  const parsed = parseResources(output);
+  const parsed = parseResources(output, options.limits);
   scope.output = output;
   scope.documents = parsed.documents.length;
   for (const d of parsed.diagnostics) scope.diagnostics.push(diagnostic('pvlint/render', `${name}: helm output does not parse: ${d.message}`, chartLocation(cache, dir), 'error', [name]));

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { diagnostic } from '../engine/diagnostic.js';
 import { firstLineRegion, makeSourceFile } from '../load/source-file.js';
+import { DEFAULT_LIMITS, formatBytes, type Limits } from '../load/limits.js';
 import { parseResources } from '../load/parse-resources.js';
 import { kustomizationFileIn, loadKustomization } from './kustomization.js';
 import { kustomizeLocator } from './kustomize-locate.js';
@@ -20,6 +21,8 @@ export interface KustomizeRenderOptions {
   enableHelm: boolean;
   timeoutMs: number;
   cache: SourceCache;
+  /** Output size and document limits (defaults: DEFAULT_LIMITS). */
+  limits?: Partial<Limits>;
 }
 
 function rootLocation(cache: SourceCache, dir: string): SourceLocation {
@@ -52,8 +55,12 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
       );
     }
     const argv = [...options.command, wrapped ? wrapper : realDir, ...(options.enableHelm ? ['--enable-helm'] : [])];
-    const result = await runCommand(argv, { cwd: wrapper, timeoutMs: options.timeoutMs });
+    const maxOutputBytes = options.limits?.maxRenderOutputBytes ?? DEFAULT_LIMITS.maxRenderOutputBytes;
+    const result = await runCommand(argv, { cwd: wrapper, timeoutMs: options.timeoutMs, maxOutputBytes });
     if (result.status === 'missing') return { ...scope, missing: true };
+    if (result.status === 'too-large') {
+      return fail(`${options.command.join(' ')} printed more than ${formatBytes(maxOutputBytes)} for ${name} and was stopped (maxRenderOutputBytes); a kustomization that generates without end, or raise the limit`);
+    }
     if (result.status === 'timeout') {
       return fail(`${options.command.join(' ')} did not finish rendering ${name} within ${options.timeoutMs / 1000} s and was stopped; raise --render-timeout if it needs longer`);
     }
@@ -67,7 +74,7 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
     // Origins are relative to the wrapper and between real paths; map them back into the user's (logical) tree.
     const toUserPath = (p: string) => path.join(dir, path.relative(realDir, path.resolve(wrapper, p)));
     const output = makeSourceFile(`${dir}#rendered`, `${name} (rendered by kustomize)`, result.stdout);
-    const parsed = parseResources(output);
+    const parsed = parseResources(output, options.limits);
     scope.output = output;
     scope.documents = parsed.documents.length;
     for (const d of parsed.diagnostics) scope.diagnostics.push(diagnostic('pvlint/render', `${name}: kustomize output does not parse: ${d.message}`, rootLocation(cache, dir), 'error', [name]));

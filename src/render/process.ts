@@ -2,7 +2,7 @@
 // timeout can stop the tool and anything it started (kustomize may run helm, helm may run plugins).
 import { spawn } from 'node:child_process';
 
-export type RunStatus = 'ok' | 'failed' | 'timeout' | 'missing';
+export type RunStatus = 'ok' | 'failed' | 'timeout' | 'missing' | 'too-large';
 
 export interface RunResult {
   status: RunStatus;
@@ -15,6 +15,8 @@ export interface RunOptions {
   cwd?: string;
   timeoutMs: number;
   env?: NodeJS.ProcessEnv;
+  /** Stop the child (status `too-large`) once stdout passes this many bytes; stderr keeps its last 64 KiB. */
+  maxOutputBytes?: number;
 }
 
 export function runCommand(argv: readonly string[], options: RunOptions): Promise<RunResult> {
@@ -29,6 +31,9 @@ export function runCommand(argv: readonly string[], options: RunOptions): Promis
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let timedOut = false;
+    let tooLarge = false;
+    let outBytes = 0;
+    let errBytes = 0;
     let settled = false;
     const finish = (result: RunResult) => {
       if (settled) return;
@@ -36,17 +41,36 @@ export function runCommand(argv: readonly string[], options: RunOptions): Promis
       clearTimeout(timer);
       resolve(result);
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const stop = () => {
       try {
         // Negative pid: the whole group, so grandchildren do not outlive the deadline.
         if (child.pid !== undefined) process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGKILL');
       } catch {
         child.kill('SIGKILL');
       }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
     }, options.timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const maxOut = options.maxOutputBytes ?? Number.POSITIVE_INFINITY;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
+      outBytes += chunk.length;
+      if (outBytes > maxOut) {
+        // A renderer that loops (a chart ranging forever, a generator gone wild) must not fill the memory.
+        tooLarge = true;
+        out.length = 0;
+        stop();
+        return;
+      }
+      out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err.push(chunk);
+      errBytes += chunk.length;
+      while (errBytes > 65536 && err.length > 1) errBytes -= err.shift()!.length;
+    });
     child.on('error', (error: NodeJS.ErrnoException) => {
       const missing = error.code === 'ENOENT' || error.code === 'EACCES';
       finish({ status: missing ? 'missing' : 'failed', code: null, stdout: '', stderr: error.message });
@@ -54,7 +78,8 @@ export function runCommand(argv: readonly string[], options: RunOptions): Promis
     child.on('close', (code) => {
       const stdout = Buffer.concat(out).toString('utf8');
       const stderr = Buffer.concat(err).toString('utf8');
-      if (timedOut) finish({ status: 'timeout', code, stdout, stderr });
+      if (tooLarge) finish({ status: 'too-large', code, stdout: '', stderr });
+      else if (timedOut) finish({ status: 'timeout', code, stdout, stderr });
       else finish({ status: code === 0 ? 'ok' : 'failed', code, stdout, stderr });
     });
   });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { diagnostic } from '../engine/diagnostic.js';
 import { firstLineRegion } from '../load/source-file.js';
 import { UsageError } from '../load/discover.js';
+import type { Limits } from '../load/limits.js';
 import { findOnPath, splitCommand } from './executables.js';
 import { renderChart } from './helm-render.js';
 import { kustomizationFileIn } from './kustomization.js';
@@ -23,9 +24,16 @@ export interface RenderSettings {
   renderTimeoutMs?: number;
   skipMissingRenderers?: boolean;
   enableHelm?: boolean;
+  /**
+   * Configuration's settings for one chart (absolute directory): values files (absolute, applied before `helmValues`,
+   * so the command line wins), release and namespace (used when `helmRelease` / `helmNamespace` are not set).
+   */
+  helmChartSettings?: (chartDir: string) => { values?: readonly string[]; release?: string; namespace?: string } | undefined;
   onProgress?: (done: number, total: number, label: string) => void;
   /** Concurrent renders; defaults to the number of cores. */
   concurrency?: number;
+  /** Render output size and document limits (defaults: DEFAULT_LIMITS). */
+  limits?: Partial<Limits>;
 }
 
 export interface RenderOutcome {
@@ -116,14 +124,15 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
     limit,
     (job) =>
       job.kind === 'kustomize'
-        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, timeoutMs, cache })
+        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, timeoutMs, cache, limits: settings.limits })
         : renderChart(job.dir, {
             command: commands.helm!,
-            values,
-            release: settings.helmRelease ?? 'release-name',
-            namespace: settings.helmNamespace ?? 'default',
+            values: [...(settings.helmChartSettings?.(job.dir)?.values ?? []), ...values],
+            release: settings.helmRelease ?? settings.helmChartSettings?.(job.dir)?.release ?? 'release-name',
+            namespace: settings.helmNamespace ?? settings.helmChartSettings?.(job.dir)?.namespace ?? 'default',
             timeoutMs,
             cache,
+            limits: settings.limits,
           }),
     (done, job) => settings.onProgress?.(done, runnable.length, cache.displayPath(job.dir)),
   );

@@ -1,7 +1,9 @@
 // Source files that locators read (bases, patches, kustomizations, templates), read and parsed once per run.
 // Locators run synchronously inside rules' report(), so reads here are synchronous and memoised.
-import { readFileSync } from 'node:fs';
-import { isMap, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
+import { readFileSync, statSync } from 'node:fs';
+import { isMap, type Node as YamlNode } from 'yaml';
+import { DEFAULT_LIMITS } from '../load/limits.js';
+import { documentToJS, parseStream } from '../load/yaml-stream.js';
 import { makeSourceFile, toDisplayPath } from '../load/source-file.js';
 import type { SourceFile } from '../types.js';
 
@@ -34,6 +36,9 @@ export class SourceCache {
     if (cached !== undefined) return cached ?? undefined;
     let result: CachedSource | null = null;
     try {
+      // Only regular files within the size limit: a FIFO would block, a huge file would stall every locator.
+      const info = statSync(absPath);
+      if (!info.isFile() || info.size > DEFAULT_LIMITS.maxFileBytes) throw new Error('not a readable manifest');
       let text = readFileSync(absPath, 'utf8');
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       const file = makeSourceFile(absPath, this.displayPath(absPath), text);
@@ -63,22 +68,17 @@ export class SourceCache {
 
 export function parseDocuments(text: string): SourceDocument[] {
   const documents: SourceDocument[] = [];
-  let parsed: Document.Parsed[];
+  let parsed: ReturnType<typeof parseStream>;
   try {
-    parsed = parseAllDocuments(text, { prettyErrors: false, strict: false, logLevel: 'error' }) as Document.Parsed[];
+    // The same reader as the linted files (limits, merge keys, duplicate keys), so document indices agree.
+    parsed = parseStream(text);
   } catch {
     return documents;
   }
-  if (!Array.isArray(parsed)) return documents;
-  parsed.forEach((doc, docIndex) => {
+  parsed.documents.forEach((doc, docIndex) => {
     if (doc.errors.length > 0 || !doc.contents) return;
-    let object: unknown;
-    try {
-      object = doc.toJS({ maxAliasCount: 1000 });
-    } catch {
-      object = undefined;
-    }
-    documents.push({ docIndex, node: doc.contents as YamlNode, object });
+    const converted = documentToJS(doc, parsed.stats[docIndex]);
+    documents.push({ docIndex, node: doc.contents as YamlNode, object: 'value' in converted ? converted.value : undefined });
   });
   return documents;
 }

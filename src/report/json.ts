@@ -8,6 +8,8 @@ export const REPORT_SCHEMA_VERSION = 1;
 
 export interface JsonOptions {
   toolVersion: string;
+  /** Add the `suppressed` list (the summary always counts them). */
+  showSuppressed?: boolean;
 }
 
 function location(loc: SourceLocation) {
@@ -22,6 +24,14 @@ function sortedKeys(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) out[key] = sortedKeys((value as Record<string, unknown>)[key]);
   return out;
+}
+
+function suppressedFinding(f: Finding) {
+  const s = f.suppression;
+  return {
+    ...finding(f),
+    suppression: { kind: s?.kind ?? 'config', reason: s?.reason ?? '', location: s?.location ? location(s.location) : null },
+  };
 }
 
 function finding(f: Finding) {
@@ -46,6 +56,7 @@ function finding(f: Finding) {
 
 export function formatJson(result: LintResult, options: JsonOptions): string {
   const findings = sortFindings(result.findings);
+  const suppressed = sortFindings(result.suppressed ?? []);
   const document = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'pvlint', version: options.toolVersion },
@@ -56,8 +67,11 @@ export function formatJson(result: LintResult, options: JsonOptions): string {
       documents: result.stats.documents,
       resources: result.stats.resources,
       environments: result.scopes.map((s) => ({ name: s.name, kind: s.kind, files: s.files, resources: s.resources })),
+      suppressed: suppressed.length,
+      ...(result.review ? { review: { ...result.review } } : {}),
     },
     findings: findings.map(finding),
+    ...(options.showSuppressed ? { suppressed: suppressed.map(suppressedFinding) } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -1,7 +1,8 @@
 // The documentation every report needs about a rule id, whether the id is a rule module or one of
 // pvlint's own diagnostics (pvlint/parse, ...), which have no module but still need a SARIF descriptor.
 import { DIAGNOSTIC_FIXES } from '../engine/diagnostic.js';
-import type { RuleModule, RuleReference, Severity } from '../types.js';
+import type { RuleDescription } from '../review/change-rule.js';
+import type { RuleReference, Severity } from '../types.js';
 
 export interface RuleDoc {
   id: string;
@@ -17,7 +18,7 @@ export interface RuleDoc {
   catalogueId?: string;
 }
 
-export function ruleDoc(rule: RuleModule): RuleDoc {
+export function ruleDoc(rule: RuleDescription): RuleDoc {
   const { meta } = rule;
   return {
     id: rule.id,
@@ -57,7 +58,17 @@ export const DIAGNOSTIC_DOCS: readonly RuleDoc[] = [
   diagnosticDoc(
     'pvlint/read',
     'A file could not be read.',
-    'The file could not be opened, or it is binary (it contains NUL bytes), so none of its resources were linted.',
+    'The file could not be opened (a broken or looping symbolic link, a FIFO or device, no permission), or it is binary (NUL bytes), UTF-16 or not valid UTF-8, so none of its resources were linted. A symbolic link out of the repository that was not followed is a note.',
+  ),
+  diagnosticDoc(
+    'pvlint/limit',
+    'Input over one of pvlint\'s limits was not linted.',
+    'pvlint bounds what it reads so that no input can hang it or exhaust its memory: file size, total size per run, files per directory argument, document size, nesting depth and YAML aliases (no "billion laughs"). The file, document or directory over the limit is not linted; everything else is.',
+  ),
+  diagnosticDoc(
+    'pvlint/shape',
+    'A field has a type the Kubernetes API cannot decode.',
+    'A number string where an integer belongs (`replicas: "3"`), a string where a list belongs (`accessModes: ReadWriteOnce`), a map where a string belongs: the API server rejects the whole object when it decodes it. pvlint lints the object as if the field were absent and reports nothing else about it, so no rule reasons from a value Kubernetes would never accept. A storage size without a unit (ten bytes) is a note.',
   ),
   diagnosticDoc(
     'pvlint/render',
@@ -74,6 +85,15 @@ export const DIAGNOSTIC_DOCS: readonly RuleDoc[] = [
     'A rule failed with an internal error.',
     'A bug in a rule stopped it on this input. The other rules still ran, but this rule may have missed findings in this environment.',
   ),
+  {
+    ...diagnosticDoc(
+      'pvlint/unused-suppression',
+      'A suppression matched no finding.',
+      'A pvlint.dev/ignore annotation, or a suppress entry of the configuration, suppressed nothing in this run: the problem was fixed, ' +
+        'the rule or resource is misspelt, or the rule is off. A stale suppression would silently hide the problem if it came back.',
+    ),
+    severity: 'note',
+  },
 ];
 
 /** A placeholder for an id that neither the rule list nor pvlint's diagnostics know (e.g. a custom rule not passed in). */

@@ -1,7 +1,8 @@
 // SARIF 2.1.0 for GitHub code scanning (research/sarif.md §0 and §5): one run, the full rule list, repo-relative
 // percent-encoded URIs under %SRCROOT%, full 1-based regions, GitHub's line-hash fingerprint, deterministic output.
 import type { LintResult } from '../lint.js';
-import type { Finding, Region, RuleModule, SourceLocation } from '../types.js';
+import type { RuleDescription } from '../review/change-rule.js';
+import type { Finding, Region, SourceLocation } from '../types.js';
 import { lineHashes } from './fingerprint.js';
 import { sortFindings } from './order.js';
 import { DIAGNOSTIC_DOCS, ruleDoc, unknownRuleDoc, type RuleDoc } from './rule-docs.js';
@@ -104,7 +105,7 @@ function resultProperties(finding: Finding): Record<string, unknown> {
 }
 
 /** Rule modules first (in the given order), then pvlint's diagnostics, then any id nobody described. */
-function ruleCatalogue(rules: readonly RuleModule[], findings: readonly Finding[]): RuleDoc[] {
+function ruleCatalogue(rules: readonly RuleDescription[], findings: readonly Finding[]): RuleDoc[] {
   const docs: RuleDoc[] = [];
   const known = new Set<string>();
   const add = (doc: RuleDoc) => {
@@ -119,7 +120,7 @@ function ruleCatalogue(rules: readonly RuleModule[], findings: readonly Finding[
   return docs;
 }
 
-export function formatSarif(result: LintResult, rules: readonly RuleModule[], options: SarifOptions): string {
+export function formatSarif(result: LintResult, rules: readonly RuleDescription[], options: SarifOptions): string {
   const catalogue = ruleCatalogue(rules, result.findings);
   const descriptors: SarifReportingDescriptor[] = catalogue.map(reportingDescriptor);
   const ruleIndex = new Map(catalogue.map((doc, index) => [doc.id, index]));

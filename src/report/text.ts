@@ -9,6 +9,8 @@ export interface TextOptions {
   color: boolean;
   /** Show errors only (warnings and notes are counted in the summary, not listed). */
   quiet?: boolean;
+  /** List suppressed findings with their reason (they are always counted in the summary). */
+  showSuppressed?: boolean;
 }
 
 const SEVERITY_COLOR: Record<Severity, (text: string) => string> = {
@@ -87,8 +89,37 @@ function hiddenNote(hidden: readonly Finding[]): string {
   return `; ${parts.filter(Boolean).join(' and ')} not shown (--quiet)`;
 }
 
-function summaryLine(result: LintResult, shown: readonly Finding[], hidden: readonly Finding[], quiet: boolean): string {
-  const hiddenText = hiddenNote(hidden);
+/** With `--base --new-only`: how many findings the base had too and were left out. */
+function reviewNote(result: LintResult): string {
+  const review = result.review;
+  if (!review?.newOnly || review.preExisting === 0) return '';
+  return `; ${plural(review.preExisting, 'pre-existing finding')} at ${review.base} not shown (--new-only)`;
+}
+
+function suppressedNote(result: LintResult, listed: boolean): string {
+  const count = result.suppressed?.length ?? 0;
+  if (count === 0) return '';
+  return `; ${count} suppressed${listed ? '' : ' (--show-suppressed lists them)'}`;
+}
+
+/** Suppressed findings, one line each, with what suppressed them and why. */
+function suppressedSection(result: LintResult): string[] {
+  const suppressed = sortFindings(result.suppressed ?? []);
+  if (suppressed.length === 0) return [];
+  const out = [kleur.underline(`suppressed (${suppressed.length})`)];
+  for (const finding of suppressed) {
+    const { startLine, startColumn } = finding.location.region;
+    const s = finding.suppression;
+    const by = s?.kind === 'annotation' ? 'pvlint.dev/ignore' : 'suppress entry';
+    const where = s?.location ? ` at ${s.location.file}:${s.location.region.startLine}` : '';
+    out.push(`  ${kleur.dim(`${finding.location.file}:${startLine}:${startColumn}`)}  ${finding.severity}  ${kleur.bold(finding.ruleId)}  ${finding.message.split('\n')[0]}`);
+    out.push(`    ${kleur.dim('suppressed by')} ${by}${where}: ${s?.reason ? s.reason : '(no reason given)'}`);
+  }
+  return out;
+}
+
+function summaryLine(result: LintResult, shown: readonly Finding[], hidden: readonly Finding[], quiet: boolean, listed: boolean): string {
+  const hiddenText = hiddenNote(hidden) + suppressedNote(result, listed) + reviewNote(result);
   if (shown.length === 0) {
     const what = quiet ? 'errors' : 'problems';
     return kleur.green().bold(`✔ no ${what} in ${plural(result.stats.files, 'file')} (${plural(result.stats.resources, 'resource')})${hiddenText}`);
@@ -102,14 +133,16 @@ function summaryLine(result: LintResult, shown: readonly Finding[], hidden: read
   return paint(text);
 }
 
-function render(result: LintResult, quiet: boolean): string {
+function render(result: LintResult, quiet: boolean, showSuppressed: boolean): string {
   const all = sortFindings(result.findings);
   const shown = quiet ? all.filter((f) => f.severity === 'error') : all;
   const hidden = quiet ? all.filter((f) => f.severity !== 'error') : [];
   const lines: string[] = [];
   const manifestScopes = new Set(result.scopes.filter((scope) => scope.kind === 'manifests').map((scope) => scope.name));
   for (const [file, findings] of groupByFile(shown)) lines.push(...formatGroup(file, findings, manifestScopes), '');
-  lines.push(summaryLine(result, shown, hidden, quiet));
+  const listed = showSuppressed && (result.suppressed?.length ?? 0) > 0;
+  if (listed) lines.push(...suppressedSection(result), '');
+  lines.push(summaryLine(result, shown, hidden, quiet, listed));
   // `pvlint explain` documents rule modules, not pvlint's own diagnostics.
   if (shown.some((f) => !f.ruleId.startsWith('pvlint/'))) lines.push(kleur.dim("Run 'pvlint explain <rule-id>' for a rule's full page."));
   return `${lines.join('\n')}\n`;
@@ -121,7 +154,7 @@ export function formatText(result: LintResult, options: TextOptions): string {
   const previous = kleur.enabled;
   kleur.enabled = options.color;
   try {
-    return render(result, options.quiet ?? false);
+    return render(result, options.quiet ?? false, options.showSuppressed ?? false);
   } finally {
     kleur.enabled = previous;
   }

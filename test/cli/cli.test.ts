@@ -13,7 +13,15 @@ function pathWithout(tool: string): string {
   return (process.env.PATH ?? '').split(path.delimiter).filter((dir) => !existsSync(path.join(dir, tool))).join(path.delimiter);
 }
 
-const CLEAN = `apiVersion: v1
+const CLEAN = `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
 kind: PersistentVolumeClaim
 metadata: {name: data, namespace: app}
 spec:

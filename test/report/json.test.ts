@@ -47,6 +47,7 @@ Json('versioned header and summary', ({ report }) => {
     documents: 5,
     resources: 4,
     environments: [{ name: '.', kind: 'manifests', files: 3, resources: 3 }, { name: '<stdin>', kind: 'manifests', files: 1, resources: 1 }],
+    suppressed: 0,
   });
 });
 

@@ -1,0 +1,37 @@
+// Floor B: read every manifest file and parse every document with `yaml` parseAllDocuments (pvlint's
+// options), nothing else: no toJS, no model, no rules.
+// Floor B' (`--kinds FILE`, a JSON array): the cheap kind scan first, then parse only the documents whose
+// top-level kind is one pvlint reads — the cost of "parsing what matters".
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { needsParse, scanDocuments } from './kind-scan.js';
+import { manifestFiles, report } from './walk.js';
+
+const OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: false, logLevel: 'error' } as const;
+
+const args = process.argv.slice(2);
+const kindsAt = args.indexOf('--kinds');
+const relevant = kindsAt === -1 ? undefined : new Set<string>(JSON.parse(readFileSync(args[kindsAt + 1], 'utf8')));
+const dir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--kinds') ?? '.';
+
+const files = manifestFiles(dir);
+let documents = 0;
+let parsed = 0;
+for (const file of files) {
+  const text = readFileSync(file, 'utf8');
+  if (relevant === undefined) {
+    const docs = parseAllDocuments(text, OPTIONS);
+    const n = Array.isArray(docs) ? docs.length : 1;
+    documents += n;
+    parsed += n;
+    continue;
+  }
+  for (const doc of scanDocuments(text)) {
+    if (doc.empty) continue;
+    documents++;
+    if (!needsParse(doc, relevant)) continue;
+    parseAllDocuments(doc.text, OPTIONS);
+    parsed++;
+  }
+}
+report({ files: files.length, documents, parsed });

@@ -1,0 +1,233 @@
+// R33: VolumeSnapshotClasses, VolumeSnapshots and clone / restore claims that cannot work as written.
+import { defineRule } from '../src/define-rule.js';
+import { claimDefinitionIndex, closestDefinition, driverOfClaim, volumeModeOf } from '../src/model/claims.js';
+import { normaliseProvisioner } from '../src/model/provisioners.js';
+import { compareQuantities, parseQuantity } from '../src/model/quantity.js';
+import type { StorageModel } from '../src/model/storage-model.js';
+import type { JsonPath, Resource } from '../src/types.js';
+
+const DEFAULT_ANNOTATION = 'snapshot.storage.kubernetes.io/is-default-class';
+
+function isDefaultSnapshotClass(vsc: Resource): boolean {
+  return vsc.object?.metadata?.annotations?.[DEFAULT_ANNOTATION] === 'true';
+}
+
+/** The claim named by a dataSource / dataSourceRef of kind PersistentVolumeClaim or VolumeSnapshot. */
+function dataSourceOf(pvc: Resource): { kind: 'PersistentVolumeClaim' | 'VolumeSnapshot'; name: string; path: JsonPath } | undefined {
+  for (const field of ['dataSourceRef', 'dataSource'] as const) {
+    const ref = pvc.object?.spec?.[field];
+    if (!ref || typeof ref !== 'object' || ref.name == null) continue;
+    if (ref.namespace != null && ref.namespace !== (pvc.namespace ?? ref.namespace)) return undefined; // cross-namespace: not modelled
+    const group = ref.apiGroup ?? '';
+    if (ref.kind === 'PersistentVolumeClaim' && group === '') return { kind: 'PersistentVolumeClaim', name: String(ref.name), path: ['spec', field] };
+    if (ref.kind === 'VolumeSnapshot' && group === 'snapshot.storage.k8s.io') return { kind: 'VolumeSnapshot', name: String(ref.name), path: ['spec', field] };
+    return undefined;
+  }
+  return undefined;
+}
+
+function classProvisioner(model: StorageModel, pvc: Resource): { name: string; storageClass: Resource } | undefined {
+  const driver = driverOfClaim(model, pvc);
+  if (driver.source.via !== 'class' || driver.name === undefined) return undefined;
+  return { name: driver.name, storageClass: driver.source.storageClass };
+}
+
+export default defineRule({
+  id: 'snapshot-clone-misconfig',
+  meta: {
+    catalogueId: 'R33',
+    severity: 'error',
+    kinds: ['VolumeSnapshotClass', 'VolumeSnapshot', 'PersistentVolumeClaim'],
+    summary: 'A VolumeSnapshotClass, VolumeSnapshot or clone/restore claim that cannot work as written: no deletionPolicy, driver mismatches, a clone smaller than its source or of another volumeMode.',
+    why:
+      'A VolumeSnapshotClass must say what happens to the storage snapshot when its VolumeSnapshotContent is deleted: ' +
+      '`deletionPolicy` is required (`Retain` or `Delete`), and `Delete` removes the snapshot in the storage system too. A snapshot ' +
+      'is taken by the CSI driver its class names, so a class of another driver than the source claim\'s cannot snapshot it. A ' +
+      'clone (`dataSource` of kind PersistentVolumeClaim) is made by the external-provisioner only within one CSI driver ("claim ' +
+      'in dataSource not bound or invalid" otherwise), only with the same volumeMode ("the source PVC and destination PVCs must ' +
+      'have the same volume mode for cloning") and only at least as large as the source ("new PVC request must be greater than ' +
+      'or equal in size to the specified PVC data source"); a restore needs a class of the snapshot\'s driver. The claim then ' +
+      'stays Pending with ProvisioningFailed events.',
+    trigger:
+      'A snapshot.storage.k8s.io/v1 VolumeSnapshotClass without `deletionPolicy`, or one with a value other than Retain/Delete (error); two or more ' +
+      'VolumeSnapshotClasses of one driver annotated `snapshot.storage.kubernetes.io/is-default-class: "true"` (warning); ' +
+      '`deletionPolicy: Delete` on a default class or a class named like a backup class (note). A VolumeSnapshot whose ' +
+      'VolumeSnapshotClass (in the repo) has another driver than its source claim (error). A claim whose `dataSource` / ' +
+      '`dataSourceRef` is a PersistentVolumeClaim in the repo with a larger request, another volumeMode or another driver, or a ' +
+      'VolumeSnapshot whose class driver differs from the claim\'s StorageClass provisioner (error).',
+    exceptions:
+      'Objects the repo does not hold (the source claim, the snapshot, the classes) are not guessed at; cross-namespace data ' +
+      'sources (`dataSourceRef.namespace`) and populators of other kinds are not checked. The snapshot restore size is only known ' +
+      'in the cluster and is not checked.',
+    fix:
+      'Set `deletionPolicy: Retain` (keep the storage snapshot when the API objects go) or `Delete` deliberately; keep one default ' +
+      'class per driver; snapshot and clone within one CSI driver, with the same volumeMode, and request at least the source\'s size.',
+    reportsAt: 'The class\'s `deletionPolicy` (or the class, where it is missing), the VolumeSnapshot\'s `volumeSnapshotClassName`, or the clone\'s mismatching field.',
+    references: [
+      { title: 'Kubernetes docs: Volume Snapshot Classes (deletionPolicy, default class)', url: 'https://kubernetes.io/docs/concepts/storage/volume-snapshot-classes/' },
+      { title: 'Kubernetes docs: CSI Volume Cloning', url: 'https://kubernetes.io/docs/concepts/storage/volume-pvc-datasource/' },
+      { title: 'kubernetes-csi/external-provisioner pkg/controller/controller.go (getPVCSource, getSnapshotSource)', url: 'https://github.com/kubernetes-csi/external-provisioner/blob/master/pkg/controller/controller.go' },
+    ],
+    messages: {
+      noDeletionPolicy: (d: { name: string }) =>
+        `VolumeSnapshotClass "${d.name}" has no deletionPolicy; snapshot.storage.k8s.io/v1 requires it (Retain or Delete), so the API server rejects the class.`,
+      badDeletionPolicy: (d: { name: string; value: string }) =>
+        `VolumeSnapshotClass "${d.name}" has deletionPolicy "${d.value}"; only Retain and Delete are accepted.`,
+      deleteOnDefault: (d: { name: string; why: string }) =>
+        `VolumeSnapshotClass "${d.name}" (${d.why}) has deletionPolicy: Delete: deleting a VolumeSnapshot — a pruned namespace, an ` +
+        'expired backup — also deletes the snapshot in the storage system. Use Retain if these snapshots are backups.',
+      multipleDefaults: (d: { name: string; driver: string; others: string }) =>
+        `VolumeSnapshotClass "${d.name}" is a default class for driver ${d.driver}, and so is ${d.others}: a VolumeSnapshot without ` +
+        'volumeSnapshotClassName cannot pick one and fails.',
+      snapshotDriver: (d: { snapshot: string; snapshotClass: string; classDriver: string; claim: string; claimDriver: string }) =>
+        `VolumeSnapshot "${d.snapshot}" uses VolumeSnapshotClass "${d.snapshotClass}" of driver ${d.classDriver}, but its source ` +
+        `PersistentVolumeClaim "${d.claim}" is a ${d.claimDriver} volume: the snapshot is never taken.`,
+      cloneSize: (d: { claim: string; size: string; source: string; sourceSize: string }) =>
+        `PersistentVolumeClaim "${d.claim}" clones "${d.source}" but requests ${d.size}, less than the source's ${d.sourceSize}: ` +
+        'provisioning fails ("new PVC request must be greater than or equal in size to the specified PVC data source").',
+      cloneVolumeMode: (d: { claim: string; mode: string; source: string; sourceMode: string }) =>
+        `PersistentVolumeClaim "${d.claim}" (volumeMode ${d.mode}) clones "${d.source}" (volumeMode ${d.sourceMode}): provisioning ` +
+        'fails ("the source PVC and destination PVCs must have the same volume mode for cloning").',
+      cloneDriver: (d: { claim: string; provisioner: string; storageClass: string; source: string; sourceDriver: string }) =>
+        `PersistentVolumeClaim "${d.claim}" clones "${d.source}", a ${d.sourceDriver} volume, with StorageClass "${d.storageClass}" of ` +
+        `${d.provisioner}: a clone must stay within one CSI driver, so provisioning fails ("claim in dataSource not bound or invalid").`,
+      restoreDriver: (d: { claim: string; provisioner: string; storageClass: string; snapshot: string; snapshotDriver: string }) =>
+        `PersistentVolumeClaim "${d.claim}" restores VolumeSnapshot "${d.snapshot}" (driver ${d.snapshotDriver}) with StorageClass ` +
+        `"${d.storageClass}" of ${d.provisioner}: the snapshot can only be restored by its own driver, so provisioning fails.`,
+    },
+    examples: {
+      invalid: [
+        `apiVersion: snapshot.storage.k8s.io/v1
+kind: VolumeSnapshotClass
+metadata: {name: ebs-snapshots}
+driver: ebs.csi.aws.com
+`,
+      ],
+      valid: [
+        `apiVersion: snapshot.storage.k8s.io/v1
+kind: VolumeSnapshotClass
+metadata: {name: ebs-snapshots}
+driver: ebs.csi.aws.com
+deletionPolicy: Retain
+`,
+      ],
+    },
+  },
+  check({ model, report }) {
+    const classes = model.ofKind('VolumeSnapshotClass');
+    const classByName = new Map<string, Resource>();
+    for (const vsc of classes) if (!classByName.has(vsc.name)) classByName.set(vsc.name, vsc);
+
+    // Classes: deletionPolicy, defaults.
+    for (const vsc of classByName.values()) {
+      const policy = vsc.object?.deletionPolicy;
+      if (policy == null) {
+        // v1 requires the field; older API versions (v1alpha1/v1beta1) are not judged.
+        if (vsc.apiVersion !== 'snapshot.storage.k8s.io/v1') continue;
+        report({ resource: vsc, path: ['deletionPolicy'], messageId: 'noDeletionPolicy', data: { name: vsc.name } });
+      } else if (policy !== 'Retain' && policy !== 'Delete') {
+        report({ resource: vsc, path: ['deletionPolicy'], messageId: 'badDeletionPolicy', data: { name: vsc.name, value: String(policy) } });
+      } else if (policy === 'Delete' && (isDefaultSnapshotClass(vsc) || /backup/i.test(vsc.name))) {
+        report({
+          resource: vsc, path: ['deletionPolicy'], messageId: 'deleteOnDefault', severity: 'note',
+          data: { name: vsc.name, why: isDefaultSnapshotClass(vsc) ? 'the default class' : 'named like a backup class' },
+        });
+      }
+    }
+    const defaultsByDriver = new Map<string, Resource[]>();
+    for (const vsc of classByName.values()) {
+      if (!isDefaultSnapshotClass(vsc) || typeof vsc.object?.driver !== 'string') continue;
+      const driver = normaliseProvisioner(vsc.object.driver);
+      defaultsByDriver.set(driver, [...(defaultsByDriver.get(driver) ?? []), vsc]);
+    }
+    for (const [driver, list] of defaultsByDriver) {
+      if (list.length < 2) continue;
+      for (const vsc of list.slice(1)) {
+        report({
+          resource: vsc, path: ['metadata', 'annotations', DEFAULT_ANNOTATION], messageId: 'multipleDefaults', severity: 'warning',
+          data: { name: vsc.name, driver, others: list.filter((o) => o !== vsc).map((o) => `"${o.name}"`).join(', ') },
+          related: [{ resource: list[0], path: ['metadata', 'annotations', DEFAULT_ANNOTATION], message: `VolumeSnapshotClass "${list[0].name}"` }],
+        });
+      }
+    }
+
+    const definitions = claimDefinitionIndex(model);
+    const claimNear = (namespace: string, name: string, from: Resource): Resource | undefined => {
+      const list = definitions.get(`${namespace}/${name}`);
+      return list ? closestDefinition(list, from, model) : undefined;
+    };
+    const driverName = (pvc: Resource) => {
+      const name = driverOfClaim(model, pvc).name;
+      return name === undefined ? undefined : normaliseProvisioner(name);
+    };
+
+    // VolumeSnapshots: class driver vs source claim driver.
+    const snapshots = new Map<string, Resource>();
+    for (const snapshot of model.ofKind('VolumeSnapshot')) {
+      const namespace = model.namespaceOf(snapshot) ?? model.defaultNamespace;
+      snapshots.set(`${namespace}/${snapshot.name}`, snapshot);
+      const className = snapshot.object?.spec?.volumeSnapshotClassName;
+      const source = snapshot.object?.spec?.source?.persistentVolumeClaimName;
+      if (typeof className !== 'string' || typeof source !== 'string') continue;
+      const vsc = classByName.get(className);
+      const pvc = claimNear(namespace, source, snapshot);
+      if (!vsc || !pvc || typeof vsc.object?.driver !== 'string') continue;
+      const classDriver = normaliseProvisioner(vsc.object.driver);
+      const claimDriver = driverName(pvc);
+      if (!claimDriver || claimDriver === classDriver) continue;
+      report({
+        resource: snapshot, path: ['spec', 'volumeSnapshotClassName'], messageId: 'snapshotDriver',
+        data: { snapshot: snapshot.name, snapshotClass: vsc.name, classDriver, claim: pvc.name, claimDriver },
+        related: [{ resource: vsc, path: ['driver'], message: `VolumeSnapshotClass "${vsc.name}"` }, { resource: pvc, path: ['spec'], message: `PersistentVolumeClaim "${pvc.name}"` }],
+      });
+    }
+
+    // Clones and restores.
+    for (const pvc of model.claimsOf()) {
+      const source = dataSourceOf(pvc);
+      if (!source) continue;
+      const namespace = model.namespaceOf(pvc) ?? model.defaultNamespace;
+      const target = classProvisioner(model, pvc);
+      if (source.kind === 'VolumeSnapshot') {
+        const snapshot = snapshots.get(`${namespace}/${source.name}`);
+        const className = snapshot?.object?.spec?.volumeSnapshotClassName;
+        const vsc = typeof className === 'string' ? classByName.get(className) : undefined;
+        if (!snapshot || !vsc || !target || typeof vsc.object?.driver !== 'string') continue;
+        const snapshotDriver = normaliseProvisioner(vsc.object.driver);
+        if (normaliseProvisioner(target.name) === snapshotDriver) continue;
+        report({
+          resource: pvc, path: ['spec', 'storageClassName'], messageId: 'restoreDriver',
+          data: { claim: pvc.name, provisioner: target.name, storageClass: target.storageClass.name, snapshot: snapshot.name, snapshotDriver },
+          related: [{ resource: vsc, path: ['driver'], message: `VolumeSnapshotClass "${vsc.name}"` }],
+        });
+        continue;
+      }
+      const origin = claimNear(namespace, source.name, pvc);
+      if (!origin || origin === pvc) continue;
+      const related = [{ resource: origin, path: ['spec'] as JsonPath, message: `source PersistentVolumeClaim "${origin.name}"` }];
+      const size = parseQuantity(pvc.object?.spec?.resources?.requests?.storage);
+      const sourceSize = parseQuantity(origin.object?.spec?.resources?.requests?.storage);
+      if (size && sourceSize && compareQuantities(size, sourceSize) < 0) {
+        report({
+          resource: pvc, path: ['spec', 'resources', 'requests', 'storage'], messageId: 'cloneSize',
+          data: { claim: pvc.name, size: size.text, source: origin.name, sourceSize: sourceSize.text }, related,
+        });
+      }
+      const mode = volumeModeOf(pvc.object);
+      const sourceMode = volumeModeOf(origin.object);
+      if (mode !== sourceMode) {
+        report({
+          resource: pvc, path: ['spec', 'volumeMode'], messageId: 'cloneVolumeMode',
+          data: { claim: pvc.name, mode, source: origin.name, sourceMode }, related,
+        });
+      }
+      const sourceDriver = driverName(origin);
+      if (target && sourceDriver && normaliseProvisioner(target.name) !== sourceDriver) {
+        report({
+          resource: pvc, path: ['spec', 'storageClassName'], messageId: 'cloneDriver',
+          data: { claim: pvc.name, provisioner: target.name, storageClass: target.storageClass.name, source: origin.name, sourceDriver }, related,
+        });
+      }
+    }
+  },
+});

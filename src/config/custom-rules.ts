@@ -1,0 +1,196 @@
+// Loads the custom rules that `ruleFiles` names: modules of the same shape as built-in rules (a default export made
+// by `defineRule` from 'pvlint'). `.js`/`.mjs` load as they are; `.ts`/`.mts` load without a build step, their types
+// erased (erase-types.ts) by module hooks that also make `import ... from 'pvlint'` resolve to this running pvlint,
+// so a repo needs no pvlint install of its own. Any problem is a configuration error naming the file and line.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { register } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SEVERITIES, type RuleModule } from '../types.js';
+import type { ConfigProblem } from './problems.js';
+import { ERASE_ERROR_PREFIX, RULE_QUERY } from './ts-hooks.js';
+
+export const RULE_FILE = /\.(?:m?ts|m?js)$/;
+const SKIPPED = /\.d\.m?ts$|\.(?:test|spec)\.m?[jt]s$/;
+const RULE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)?$/;
+
+let hooksRegistered = false;
+let generation = 0;
+
+function registerHooks(): void {
+  if (hooksRegistered) return;
+  const pvlintUrl = new URL('../index.js', import.meta.url).href;
+  register(new URL('./ts-hooks.js', import.meta.url), { data: { pvlintUrl } });
+  hooksRegistered = true;
+}
+
+export interface RuleFileRequest {
+  /** As written in the configuration. */
+  entry: string;
+  /** Absolute. */
+  path: string;
+  /** Where the entry is written, for problems about the entry itself. */
+  at: (message: string) => ConfigProblem;
+}
+
+export interface LoadedRule {
+  rule: RuleModule;
+  /** Absolute path of the module. */
+  file: string;
+}
+
+/** Files a `ruleFiles` entry stands for: the file, or the rule modules directly inside a directory. */
+export function expandRuleFiles(request: RuleFileRequest): { files: string[] } | { problem: ConfigProblem } {
+  let info;
+  try {
+    info = statSync(request.path);
+  } catch {
+    return { problem: request.at(`rule file or directory "${request.entry}" does not exist`) };
+  }
+  if (info.isFile()) {
+    if (!RULE_FILE.test(request.path)) return { problem: request.at(`"${request.entry}" is not a .ts, .mts, .js or .mjs file`) };
+    return { files: [request.path] };
+  }
+  const files = readdirSync(request.path)
+    .filter((name) => RULE_FILE.test(name) && !SKIPPED.test(name))
+    .map((name) => path.join(request.path, name))
+    .filter((file) => statSync(file).isFile())
+    .sort();
+  if (files.length === 0) return { problem: request.at(`directory "${request.entry}" holds no .ts, .mts, .js or .mjs rule files`) };
+  return { files };
+}
+
+/** Line and column of `needle` in a file's text, for pointing at e.g. `id: 'x'`; 1:1 when absent. */
+function positionOf(text: string, needle: RegExp): { line: number; column: number } {
+  const match = needle.exec(text);
+  if (!match) return { line: 1, column: 1 };
+  const before = text.slice(0, match.index).split('\n');
+  return { line: before.length, column: before[before.length - 1].length + 1 };
+}
+
+/** The first stack frame inside `file`, as `line:column`. */
+function frameIn(error: unknown, file: string): { line: number; column: number } | undefined {
+  const stack = (error as Error | undefined)?.stack ?? '';
+  const href = pathToFileURL(file).href;
+  for (const line of stack.split('\n')) {
+    const at = line.indexOf(href);
+    if (at === -1) continue;
+    // `file:///x.ts?pvlint-rule=1:12:7` in a stack frame; a syntax error names `file:///x.mjs:12` alone.
+    const match = /^(?:\?[^:]*)?:(\d+)(?::(\d+))?/.exec(line.slice(at + href.length));
+    if (match) return { line: Number(match[1]), column: match[2] ? Number(match[2]) : 1 };
+  }
+  return undefined;
+}
+
+function shapeProblem(rule: any): string | undefined {
+  if (!rule || typeof rule !== 'object') return 'has no default export of a rule (export default defineRule({ id, meta, check }))';
+  if (typeof rule.id !== 'string' || !RULE_ID.test(rule.id)) {
+    return `rule id ${JSON.stringify(rule.id)} is not a lower-case kebab-case id (optionally with one "/" prefix, e.g. "acme/prod-classes")`;
+  }
+  if (rule.id.startsWith('pvlint/')) return `rule id "${rule.id}": the pvlint/ prefix is reserved for pvlint's own diagnostics`;
+  if (typeof rule.check !== 'function') return `rule "${rule.id}" has no check(context) function`;
+  const meta = rule.meta;
+  if (!meta || typeof meta !== 'object') return `rule "${rule.id}" has no meta`;
+  if (!SEVERITIES.includes(meta.severity)) return `rule "${rule.id}": meta.severity must be one of ${SEVERITIES.join(', ')}`;
+  if (!meta.messages || typeof meta.messages !== 'object' || Object.values(meta.messages).some((m) => typeof m !== 'function')) {
+    return `rule "${rule.id}": meta.messages must map message ids to functions`;
+  }
+  if (meta.kinds !== undefined && (!Array.isArray(meta.kinds) || meta.kinds.some((k: unknown) => typeof k !== 'string'))) {
+    return `rule "${rule.id}": meta.kinds must be a list of kinds`;
+  }
+  if (meta.options !== undefined && (typeof meta.options?.schema !== 'object' || meta.options.schema === null)) {
+    return `rule "${rule.id}": meta.options must be { schema, defaults }`;
+  }
+  return undefined;
+}
+
+/**
+ * The rule with the documentation fields reports need filled in, and check() wrapped so that a crash names the
+ * custom rule's file and line (the engine reports it as pvlint/rule-crash and runs the other rules).
+ */
+function normalise(rule: any, file: string, display: string): RuleModule {
+  const meta = rule.meta;
+  const summary = typeof meta.summary === 'string' && meta.summary !== '' ? meta.summary : `Custom rule ${rule.id} (${display}).`;
+  const text = (value: unknown, fallback = '') => (typeof value === 'string' ? value : fallback);
+  const check = rule.check as RuleModule['check'];
+  return {
+    id: rule.id,
+    meta: {
+      ...(typeof meta.catalogueId === 'string' ? { catalogueId: meta.catalogueId } : {}),
+      severity: meta.severity,
+      kinds: meta.kinds ?? [],
+      summary,
+      why: text(meta.why, summary),
+      trigger: text(meta.trigger),
+      exceptions: text(meta.exceptions),
+      fix: text(meta.fix),
+      reportsAt: text(meta.reportsAt),
+      references: Array.isArray(meta.references) ? meta.references : [],
+      messages: meta.messages,
+      examples: meta.examples && typeof meta.examples === 'object' ? meta.examples : { invalid: [], valid: [] },
+      ...(meta.options ? { options: { schema: meta.options.schema, defaults: meta.options.defaults ?? {} } } : {}),
+    },
+    check(context) {
+      try {
+        check.call(rule, context);
+      } catch (error) {
+        const frame = frameIn(error, file);
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(`${message} (custom rule in ${display}${frame ? `:${frame.line}:${frame.column}` : ''})`);
+      }
+    },
+  };
+}
+
+/**
+ * Imports each file and returns its rule, or the problems: a .ts file whose types cannot be erased, a module that
+ * fails to load, a default export that is not a rule. `display` turns an absolute path into what the user sees.
+ */
+export async function loadRuleFiles(files: readonly string[], display: (file: string) => string): Promise<{ rules: LoadedRule[]; problems: ConfigProblem[] }> {
+  const rules: LoadedRule[] = [];
+  const problems: ConfigProblem[] = [];
+  if (files.length === 0) return { rules, problems };
+  registerHooks();
+  generation++;
+  for (const file of files) {
+    const shown = display(file);
+    const url = `${pathToFileURL(file).href}?${RULE_QUERY}=${generation}`;
+    let module: any;
+    try {
+      module = await import(url);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message.startsWith(ERASE_ERROR_PREFIX)) {
+        const erase = JSON.parse(message.slice(ERASE_ERROR_PREFIX.length)) as { file: string; problems: { line: number; column: number; message: string }[] };
+        for (const p of erase.problems) problems.push({ file: display(erase.file), line: p.line, column: p.column, message: p.message });
+        continue;
+      }
+      const frame = frameIn(error, file);
+      problems.push({ file: shown, line: frame?.line ?? 1, column: frame?.column ?? 1, message: `cannot load the rule module: ${message.split('\n')[0]}` });
+      continue;
+    }
+    const rule = module?.default;
+    const problem = shapeProblem(rule);
+    if (problem) {
+      const text = safeRead(file);
+      problems.push({ file: shown, ...positionOf(text, /export\s+default\b/), message: problem });
+      continue;
+    }
+    rules.push({ rule: normalise(rule, file, shown), file });
+  }
+  return { rules, problems };
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Where a rule's `id` is written in its file, for "id clashes" problems. */
+export function idPosition(file: string, id: string): { line: number; column: number } {
+  const escaped = id.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return positionOf(safeRead(file), new RegExp(`\\bid\\s*:\\s*['"\`]${escaped}['"\`]`));
+}

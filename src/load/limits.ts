@@ -1,0 +1,51 @@
+// How much input pvlint accepts before it stops and says so. Every limit is a `pvlint/limit` finding (or, for
+// renderers, a `pvlint/render` one) naming the limit; nothing is dropped silently and the rest is still linted.
+// The defaults sit far above real GitOps repos (the largest real manifest documents are CRDs of about 1 MiB,
+// 30 levels deep) and far below what makes the YAML parser slow or the process run out of memory.
+
+export interface Limits {
+  /** A file larger than this is not read (default 16 MiB). */
+  maxFileBytes: number;
+  /** Files read per run, summed; files past it are not read (default 128 MiB). */
+  maxTotalBytes: number;
+  /** Manifest files under one directory argument; more and the directory is not linted (default 20,000). */
+  maxFiles: number;
+  /** A YAML document larger than this is not parsed (default 8 MiB; the API server refuses requests over 3 MiB). */
+  maxDocumentBytes: number;
+  /** Nesting of maps and lists in a document (default 100; real manifests stay under 30). */
+  maxDepth: number;
+  /** Anchors plus aliases in a document, and alias expansions (default 1000): no "billion laughs". */
+  maxAliasCount: number;
+  /** Output of one `kustomize build` / `helm template` (default 64 MiB). */
+  maxRenderOutputBytes: number;
+}
+
+const MiB = 1024 * 1024;
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxFileBytes: 16 * MiB,
+  maxTotalBytes: 128 * MiB,
+  maxFiles: 20_000,
+  maxDocumentBytes: 8 * MiB,
+  maxDepth: 100,
+  maxAliasCount: 1000,
+  maxRenderOutputBytes: 64 * MiB,
+});
+
+/** The limits in force: the defaults, overridden by the positive numbers given. */
+export function resolveLimits(given?: Partial<Limits>): Limits {
+  const limits: Limits = { ...DEFAULT_LIMITS };
+  if (!given) return limits;
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+    const value = given[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) limits[key] = Math.floor(value);
+  }
+  return limits;
+}
+
+/** `12.3 MiB`, `512 KiB`, `100 bytes`: sizes in messages. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= MiB) return `${(bytes / MiB).toFixed(bytes % MiB === 0 ? 0 : 1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(bytes % 1024 === 0 ? 0 : 1)} KiB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,241 @@
+// Splits a YAML stream into documents the way `parseAllDocuments` does, but never lets one document hang or
+// crash the run. Before a document is composed, its concrete syntax tree (built without recursion) is measured:
+// a document larger than `maxDocumentBytes`, nested deeper than `maxDepth`, or holding more than `maxAliasCount`
+// anchors and aliases is not composed at all and becomes a limit problem at its first line. Duplicate keys are
+// found in one pass (the `yaml` library's own check compares every key with every other: quadratic), and alias
+// expansion is bounded twice: by `yaml`'s own count and by the size of the expanded value.
+//
+// Merge keys (`<<: *base`) are resolved, as kubectl's YAML reader (YAML 1.1) does. Documents keep their indices,
+// so a document skipped here still counts in `docIndex` (a placeholder without contents takes its place).
+import { Composer, Document, isMap, isPair, isScalar, isSeq, Parser, YAMLParseError, type CST, type Node as YamlNode } from 'yaml';
+import { formatBytes, resolveLimits, type Limits } from './limits.js';
+
+export interface DocumentStats {
+  /** Offset of the document's first character. */
+  offset: number;
+  /** Characters from the first to the last token of the document. */
+  bytes: number;
+  /** Deepest nesting of collections (a top-level map is 1); stops counting just past the limit. */
+  depth: number;
+  anchors: number;
+  aliases: number;
+}
+
+export interface LimitProblem {
+  docIndex: number;
+  /** Where the document starts. */
+  offset: number;
+  message: string;
+}
+
+export interface ParsedStream {
+  /** Every document of the stream, in order; a document over a limit is an empty placeholder with one error. */
+  documents: Document.Parsed[];
+  /** Documents not composed because of a limit, by index. */
+  limited: Map<number, LimitProblem>;
+  stats: DocumentStats[];
+  /** Errors outside any document (a stream with no document at all). */
+  streamErrors: YAMLParseError[];
+}
+
+const COMPOSE_OPTIONS = { uniqueKeys: false, merge: true, strict: false, logLevel: 'error', prettyErrors: false } as const;
+
+type Item = CST.CollectionItem;
+
+/** Walks a document's CST with an explicit stack: no recursion, so no stack overflow however deep the input. */
+function scanDocument(token: CST.Document, limits: Limits): DocumentStats {
+  const stats: DocumentStats = { offset: token.offset, bytes: 0, depth: 0, anchors: 0, aliases: 0 };
+  let end = token.offset;
+  const seeSource = (list: readonly CST.SourceToken[] | undefined) => {
+    if (!list) return;
+    for (const t of list) {
+      if (t.type === 'anchor') stats.anchors++;
+      end = Math.max(end, t.offset + t.source.length);
+    }
+  };
+  const stack: { token: CST.Token; depth: number }[] = [];
+  seeSource(token.start);
+  seeSource(token.end);
+  if (token.value) stack.push({ token: token.value, depth: 0 });
+  while (stack.length > 0) {
+    const { token: t, depth } = stack.pop()!;
+    switch (t.type) {
+      case 'alias':
+        stats.aliases++;
+        end = Math.max(end, t.offset + t.source.length);
+        seeSource(t.end);
+        break;
+      case 'scalar':
+      case 'single-quoted-scalar':
+      case 'double-quoted-scalar':
+        end = Math.max(end, t.offset + t.source.length);
+        seeSource(t.end);
+        break;
+      case 'block-scalar':
+        end = Math.max(end, t.offset + t.source.length);
+        for (const prop of t.props) {
+          if (prop.type === 'anchor') stats.anchors++;
+        }
+        break;
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection': {
+        const level = depth + 1;
+        if (level > stats.depth) stats.depth = level;
+        // Past the limit the exact depth no longer matters; stop descending so the walk stays cheap.
+        if (level > limits.maxDepth) break;
+        if (t.type === 'flow-collection') {
+          seeSource([t.start]);
+          seeSource(t.end);
+        }
+        for (const item of t.items as Item[]) {
+          seeSource(item.start);
+          seeSource(item.sep);
+          if (item.key) stack.push({ token: item.key, depth: level });
+          if (item.value) stack.push({ token: item.value, depth: level });
+        }
+        break;
+      }
+      default:
+        if ('offset' in t && 'source' in t && typeof t.source === 'string') end = Math.max(end, t.offset + t.source.length);
+    }
+  }
+  stats.bytes = end - token.offset;
+  return stats;
+}
+
+function limitMessage(stats: DocumentStats, limits: Limits): string | undefined {
+  if (stats.bytes > limits.maxDocumentBytes) {
+    return `document is ${formatBytes(stats.bytes)}, larger than the ${formatBytes(limits.maxDocumentBytes)} limit (maxDocumentBytes); it is not linted`;
+  }
+  if (stats.depth > limits.maxDepth) {
+    return `document nests maps and lists more than ${limits.maxDepth} levels deep (maxDepth); it is not linted`;
+  }
+  if (stats.anchors + stats.aliases > limits.maxAliasCount) {
+    return `document holds ${stats.anchors} anchors and ${stats.aliases} aliases, more than the ${limits.maxAliasCount} allowed (maxAliasCount); it is not linted`;
+  }
+  return undefined;
+}
+
+function placeholder(stats: DocumentStats, message: string): Document.Parsed {
+  const doc = new Document(null, COMPOSE_OPTIONS) as Document.Parsed;
+  const end = stats.offset + stats.bytes;
+  doc.range = [stats.offset, end, end];
+  doc.contents = null as any;
+  doc.errors = [new YAMLParseError([stats.offset, stats.offset + 1], 'RESOURCE_EXHAUSTION', message)];
+  return doc;
+}
+
+/** A key's identity for duplicate detection, as `yaml`'s own check sees it: scalars by value; others never equal. */
+function keyIdentity(key: unknown): string | undefined {
+  if (!isScalar(key)) return undefined;
+  const value = key.value;
+  if (value === null || value === undefined) return 'null:';
+  if (typeof value === 'object') return undefined;
+  return `${typeof value}:${String(value)}`;
+}
+
+/** Adds a DUPLICATE_KEY error for every repeated scalar key, in one pass over the document. */
+function checkDuplicateKeys(doc: Document.Parsed): void {
+  if (!doc.contents) return;
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Map<string, YamlNode>();
+      for (const pair of node.items) {
+        const id = keyIdentity(pair.key);
+        if (id !== undefined && id !== 'string:<<') {
+          const first = seen.get(id);
+          const keyNode = pair.key as YamlNode;
+          if (first) {
+            const range = keyNode.range ?? [0, 0, 0];
+            doc.errors.push(new YAMLParseError([range[0], range[1]], 'DUPLICATE_KEY', `Map keys must be unique: "${String((pair.key as any).value)}" is set twice`));
+          } else {
+            seen.set(id, keyNode);
+          }
+        }
+        stack.push(pair.key, pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) stack.push(item);
+    } else if (isPair(node)) {
+      stack.push(node.key, node.value);
+    }
+  }
+}
+
+/** Parses a stream into documents, refusing documents over the limits before they are composed. */
+export function parseStream(text: string, given?: Partial<Limits>): ParsedStream {
+  const limits = resolveLimits(given);
+  const documents: Document.Parsed[] = [];
+  const stats: DocumentStats[] = [];
+  const limited = new Map<number, LimitProblem>();
+  const pending: DocumentStats[] = [];
+  const composer = new Composer(COMPOSE_OPTIONS);
+  const emit = (doc: Document.Parsed) => {
+    const s = pending.shift() ?? { offset: doc.range[0], bytes: doc.range[1] - doc.range[0], depth: 0, anchors: 0, aliases: 0 };
+    checkDuplicateKeys(doc);
+    documents.push(doc);
+    stats.push(s);
+  };
+  for (const token of new Parser().parse(text)) {
+    if (token.type === 'document') {
+      const s = scanDocument(token, limits);
+      const message = limitMessage(s, limits);
+      if (message !== undefined) {
+        for (const doc of composer.end(false)) emit(doc as Document.Parsed);
+        limited.set(documents.length, { docIndex: documents.length, offset: s.offset, message });
+        documents.push(placeholder(s, message));
+        stats.push(s);
+        continue;
+      }
+      pending.push(s);
+    }
+    for (const doc of composer.next(token)) emit(doc as Document.Parsed);
+  }
+  for (const doc of composer.end(false)) emit(doc as Document.Parsed);
+  const streamErrors = documents.length === 0 ? [...composer.streamInfo().errors] : [];
+  return { documents, limited, stats, streamErrors };
+}
+
+export type ToJSResult = { value: unknown } | { limit: string } | { error: string };
+
+/** Counts the values of `value` (shared references once per path, as any reader would walk them) up to `budget`. */
+function exceedsSize(value: unknown, budget: number): boolean {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (++count > budget) return true;
+    if (v !== null && typeof v === 'object') {
+      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) stack.push(v[i]);
+      else for (const key of Object.keys(v)) stack.push((v as Record<string, unknown>)[key]);
+    }
+  }
+  return false;
+}
+
+/**
+ * The document as plain JSON, or why it cannot be: aliases expanding past `maxAliasCount` (yaml's count) or to
+ * more than ten values per source character (a small anchor repeated a thousand times is fine; a large one is not).
+ */
+export function documentToJS(doc: Document.Parsed, stats: DocumentStats | undefined, given?: Partial<Limits>): ToJSResult {
+  const limits = resolveLimits(given);
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+  } catch (error) {
+    const message = String((error as Error)?.message ?? error);
+    if (/resource exhaustion|alias count/i.test(message)) {
+      return { limit: `aliases in this document expand too many times (more than maxAliasCount, ${limits.maxAliasCount}); it is not linted` };
+    }
+    if (error instanceof RangeError) return { limit: `document is too deeply nested to read (${message}); it is not linted` };
+    return { error: message.split('\n')[0] };
+  }
+  if (stats && stats.aliases > 0 && exceedsSize(value, 10 * stats.bytes + 10_000)) {
+    return { limit: `aliases in this document expand it to more than ten values per character of source (maxAliasCount); it is not linted` };
+  }
+  return { value };
+}
+

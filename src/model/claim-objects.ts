@@ -1,0 +1,130 @@
+// Everything in a scope that becomes a PersistentVolumeClaim: PVC documents, StatefulSet `volumeClaimTemplates` (one
+// PVC per replica, `<template>-<statefulset>-<ordinal>`) and generic ephemeral volumes' `ephemeral.volumeClaimTemplate`
+// (one PVC per pod, `<pod>-<volume>`). Claim rules that reason about one claim's own spec (its class, access modes,
+// volume mode, selector) read them all through `claimObjectsOf`, so templates are checked like the PVCs they become.
+import type { JsonPath, Resource } from '../types.js';
+import { getPath, statefulSetClaimName, type ClaimTemplate, type PodTemplate, type PodVolume } from './pod-templates.js';
+import type { StorageModel } from './storage-model.js';
+
+export type ClaimOrigin = 'pvc' | 'claim-template' | 'ephemeral';
+
+export interface ClaimObject {
+  origin: ClaimOrigin;
+  /** The PVC, or the workload holding the template. */
+  resource: Resource;
+  /** Path of the claim-shaped object (`metadata` + `spec`) inside `resource`; `[]` for a PVC. */
+  path: JsonPath;
+  /** The claim-shaped object: a PVC's object, a volumeClaimTemplates entry, an ephemeral volumeClaimTemplate. */
+  object: any;
+  /** The namespace the PVC lives (or will live) in. */
+  namespace: string;
+  /** `PersistentVolumeClaim "data"`, `volumeClaimTemplate "data" of StatefulSet "pg"`, `ephemeral volume "scratch" of Deployment "web"`. */
+  label: string;
+  /** The name of the PVC it is or creates first (`data`, `data-pg-0`, `web-scratch`); for Deployments and the like the pod name is a placeholder. */
+  claimName: string;
+  /** Pod template of the workload (templates only). */
+  template?: PodTemplate;
+  claimTemplate?: ClaimTemplate;
+  volume?: PodVolume;
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The path of a field of the claim object, e.g. `at(claim, 'spec', 'storageClassName')`. */
+export function claimPath(claim: ClaimObject, ...rest: (string | number)[]): JsonPath {
+  return [...claim.path, ...rest];
+}
+
+const cache = new WeakMap<StorageModel, ClaimObject[]>();
+
+/** Every claim-shaped object of the scope, in document order: PVCs, then each workload's claim templates. */
+export function claimObjectsOf(model: StorageModel): readonly ClaimObject[] {
+  const cached = cache.get(model);
+  if (cached) return cached;
+  const claims: ClaimObject[] = [];
+  for (const pvc of model.claimsOf()) {
+    claims.push({
+      origin: 'pvc', resource: pvc, path: [], object: pvc.object ?? {}, namespace: model.namespaceOf(pvc) ?? model.defaultNamespace,
+      label: `PersistentVolumeClaim "${pvc.name}"`, claimName: pvc.name,
+    });
+  }
+  for (const template of model.templates) {
+    const workload = template.workload;
+    const namespace = model.namespaceOf(workload) ?? model.defaultNamespace;
+    for (const claimTemplate of template.claimTemplates) {
+      if (!isObject(claimTemplate.object)) continue;
+      claims.push({
+        origin: 'claim-template', resource: workload, path: claimTemplate.path, object: claimTemplate.object, namespace,
+        label: `volumeClaimTemplate "${claimTemplate.name}" of StatefulSet "${workload.name}"`,
+        claimName: statefulSetClaimName(claimTemplate.name, workload.name, 0),
+        template, claimTemplate,
+      });
+    }
+    for (const volume of template.volumes) {
+      const object = volume.ephemeralTemplate?.object;
+      if (!isObject(object) || !isObject(object.spec)) continue;
+      const podName = template.kind === 'Pod' ? workload.name : `${workload.name}-<pod>`;
+      claims.push({
+        origin: 'ephemeral', resource: workload, path: volume.ephemeralTemplate!.path, object, namespace,
+        label: `ephemeral volume "${volume.name}" of ${template.kind} "${workload.name}"`,
+        claimName: `${podName}-${volume.name}`,
+        template, volume,
+      });
+    }
+  }
+  cache.set(model, claims);
+  return claims;
+}
+
+/**
+ * The claim as a PersistentVolumeClaim resource, for model functions that take one (`matchVolumeToClaim`, …): the PVC
+ * itself, or for a template a stand-in PVC named like the first claim it creates, in the workload's namespace and file.
+ */
+export function asClaimResource(claim: ClaimObject, name = claim.claimName): Resource {
+  if (claim.origin === 'pvc' && name === claim.resource.name) return claim.resource;
+  const workload = claim.resource;
+  return {
+    id: `PersistentVolumeClaim/${claim.namespace}/${name}`,
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    name,
+    namespace: claim.namespace,
+    object: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...claim.object, metadata: { ...(claim.object?.metadata ?? {}), name, namespace: claim.namespace } },
+    file: workload.file,
+    docIndex: workload.docIndex,
+    node: workload.node,
+    ...(workload.origin ? { origin: workload.origin } : {}),
+  };
+}
+
+/** How many PVCs a template creates at once, when the workload says: StatefulSet replicas, 1 for a Pod; undefined otherwise. */
+export function claimCopies(claim: ClaimObject): number | undefined {
+  if (claim.origin === 'pvc') return 1;
+  const replicas = claim.template?.replicas;
+  if (!replicas) return undefined;
+  if (replicas.kind === 'count') return replicas.count;
+  return undefined;
+}
+
+/** The PVC names a StatefulSet claim template creates for ordinals 0..n-1 (n capped, for lookups by name). */
+export function claimTemplateNames(claim: ClaimObject, cap = 100): string[] {
+  if (claim.origin !== 'claim-template' || !claim.claimTemplate) return [];
+  const count = Math.min(claimCopies(claim) ?? 1, cap);
+  return Array.from({ length: Math.max(count, 1) }, (_, i) => statefulSetClaimName(claim.claimTemplate!.name, claim.resource.name, i));
+}
+
+/**
+ * Whether a name is still a template placeholder (Flux post-build `${VAR}`, an unrendered Helm `{{ … }}`): the real
+ * value is not in the repo, so lookups by it prove nothing.
+ */
+export function isPlaceholder(value: unknown): boolean {
+  return typeof value === 'string' && (/\$\{[^}]*\}/.test(value) || value.includes('{{'));
+}
+
+/** Whether the claim object sets `spec.<field>` (for messages that name where the value comes from). */
+export function claimSpec(claim: ClaimObject): any {
+  const spec = getPath(claim.object, ['spec']);
+  return isObject(spec) ? spec : {};
+}

@@ -1,0 +1,85 @@
+import rule from '../../rules/hostpath-in-replicated-workload.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+const workload = (opts: { kind?: string; path: string; mountPath?: string; readOnly?: boolean; type?: string; pod?: string; image?: string; volume?: string }) => `apiVersion: apps/v1
+kind: ${opts.kind ?? 'Deployment'}
+metadata: {name: app}
+spec:
+  selector: {matchLabels: {app: app}}
+  template:
+    metadata: {labels: {app: app}}
+    spec:${opts.pod ?? ''}
+      containers:
+        - name: app
+          image: ${opts.image ?? 'registry.example.com/app:1'}
+          volumeMounts: [{name: ${opts.volume ?? 'host'}, mountPath: ${opts.mountPath ?? '/data'}${opts.readOnly ? ', readOnly: true' : ''}}]
+      volumes:
+        - name: ${opts.volume ?? 'host'}
+          hostPath: {path: ${opts.path}${opts.type ? `, type: ${opts.type}` : ''}}
+`;
+const hostPathPv = (nodeAffinity = '') => `apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-host}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  hostPath: {path: /mnt/data}
+  claimRef: {namespace: default, name: data}${nodeAffinity}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  storageClassName: ""
+  volumeName: pv-host
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app}
+spec:
+  selector: {matchLabels: {app: app}}
+  template:
+    metadata: {labels: {app: app}}
+    spec:
+      containers: [{name: app, image: app, volumeMounts: [{name: data, mountPath: /data}]}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+`;
+
+ruleTester(rule, {
+  valid: [
+    { name: 'a DaemonSet (node agent)', code: workload({ kind: 'DaemonSet', path: '/srv/data' }) },
+    { name: 'a read-only mount', code: workload({ path: '/srv/data', readOnly: true }) },
+    { name: 'a system path', code: workload({ path: '/var/log' }) },
+    { name: 'the container runtime socket', code: workload({ path: '/var/run/docker.sock', mountPath: '/var/run/docker.sock' }) },
+    { name: 'a socket by type', code: workload({ path: '/srv/agent/agent.socket', type: 'Socket' }) },
+    { name: 'a template pinned to one node', code: workload({ path: '/srv/data', pod: '\n      nodeSelector: {kubernetes.io/hostname: node-1}' }) },
+    { name: 'Spark scratch space', code: workload({ path: '/mnt/k8s-disks/0', volume: 'spark-local-dir-1' }) },
+    {
+      name: 'a hostPath PV pinned by node affinity',
+      code: hostPathPv(`
+  nodeAffinity:
+    required:
+      nodeSelectorTerms:
+        - matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [node-1]}]`),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a Deployment writing a hostPath directory',
+      code: workload({ path: '/srv/data' }),
+      errors: [{ messageId: 'inline', severity: 'warning', line: 15, path: ['spec', 'template', 'spec', 'volumes', 0, 'hostPath', 'path'], messageIncludes: ['/srv/data', 'nothing pins the pods'] }],
+    },
+    {
+      name: 'a database data directory on hostPath is an error',
+      code: workload({ path: '/srv/pg', image: 'postgres:16', mountPath: '/var/lib/postgresql/data' }),
+      errors: [{ messageId: 'inlineDatabase', severity: 'error', messageIncludes: ['PostgreSQL data directory /var/lib/postgresql/data'] }],
+    },
+    {
+      name: 'a hostPath PersistentVolume without node affinity',
+      code: hostPathPv(),
+      errors: [{ messageId: 'persistentVolume', resource: 'PersistentVolume//pv-host', path: ['spec', 'hostPath', 'path'], messageIncludes: ['single node testing only'] }],
+    },
+  ],
+});

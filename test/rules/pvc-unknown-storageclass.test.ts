@@ -1,0 +1,73 @@
+import rule from '../../rules/pvc-unknown-storageclass.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+const sc = `---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: fast-ssd}
+provisioner: pd.csi.storage.gke.io
+`;
+const pvc = (storageClass: string | null, annotation?: string) => `---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: data
+  namespace: apps${annotation ? `\n  annotations: {volume.beta.kubernetes.io/storage-class: ${annotation}}` : ''}
+spec:${storageClass === null ? '' : `\n  storageClassName: "${storageClass}"`}
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+`;
+
+ruleTester(rule, {
+  valid: [
+    { name: 'the class is in the repo', code: sc + pvc('fast-ssd') },
+    { name: 'no class', code: pvc(null) },
+    { name: 'class ""', code: pvc('') },
+    {
+      name: 'a class only PVs use (static binding needs no StorageClass object)',
+      code: pvc('manual') + '---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv-1}\nspec: {storageClassName: manual, capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /x}}\n',
+    },
+    { name: 'the annotation wins over the spec', code: sc + pvc('typo', 'fast-ssd') },
+    { name: 'a Flux substitution placeholder is not a class name', code: pvc('${STORAGE_CLASS:=ceph-block}') },
+    ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
+  ],
+  invalid: [
+    {
+      name: 'a class not in the repo is a note',
+      code: pvc('gp2'),
+      errors: [{ messageId: 'unknown', severity: 'note', path: ['spec', 'storageClassName'], messageIncludes: ['StorageClass "gp2", which is not in the repo'] }],
+    },
+    {
+      name: 'a typo gets a suggestion',
+      code: sc + pvc('fast-sdd'),
+      errors: [{ messageId: 'unknown', messageIncludes: ['did you mean "fast-ssd"?'] }],
+    },
+    {
+      name: 'a complete bundle makes it an error',
+      code: pvc('gp2'),
+      model: { bundleComplete: true },
+      errors: [{ messageId: 'unknown', severity: 'error', messageIncludes: ['does not exist'] }],
+    },
+    {
+      name: 'the class given by the beta annotation',
+      code: sc + pvc('fast-ssd', 'missing'),
+      errors: [{ messageId: 'unknown', path: ['metadata', 'annotations', 'volume.beta.kubernetes.io/storage-class'] }],
+    },
+    {
+      name: 'a generic ephemeral volume',
+      code: `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: apps}
+spec:
+  containers: [{name: c, image: busybox, volumeMounts: [{name: scratch, mountPath: /s}]}]
+  volumes:
+    - name: scratch
+      ephemeral:
+        volumeClaimTemplate:
+          spec: {storageClassName: scratch, accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`,
+      errors: [{ messageId: 'unknown', path: ['spec', 'volumes', 0, 'ephemeral', 'volumeClaimTemplate', 'spec', 'storageClassName'], messageIncludes: ['ephemeral volume "scratch" of Pod "p"'] }],
+    },
+    ...rule.meta.examples.invalid.map((code, i) => ({ name: `documented invalid example ${i + 1}`, code, errors: [{ messageId: 'unknown' }] })),
+  ],
+});

@@ -1,0 +1,76 @@
+import rule from '../../rules/wffc-pod-nodename.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+const sc = (name: string, mode: string, extra = '') => `---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: ${name}${extra}}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: ${mode}
+`;
+const pvc = (opts: { storageClass?: string; modes?: string; volumeName?: string; selectedNode?: boolean } = {}) => `---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: data${opts.selectedNode ? '\n  annotations: {volume.kubernetes.io/selected-node: node-1}' : ''}
+spec:${opts.storageClass !== undefined ? `\n  storageClassName: ${opts.storageClass}` : ''}${opts.volumeName ? `\n  volumeName: ${opts.volumeName}` : ''}
+  accessModes: [${opts.modes ?? 'ReadWriteOnce'}]
+  resources: {requests: {storage: 1Gi}}
+`;
+const pod = (placement = 'nodeName: node-1') => `---
+apiVersion: v1
+kind: Pod
+metadata: {name: worker}
+spec:
+  ${placement}
+  containers: [{name: w, image: w, volumeMounts: [{name: data, mountPath: /data}]}]
+  volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+`;
+const sts = `---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      nodeName: node-2
+      containers: [{name: db, image: db, volumeMounts: [{name: data, mountPath: /data}]}]
+  volumeClaimTemplates:
+    - metadata: {name: data}
+      spec: {storageClassName: wffc, accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`;
+
+ruleTester(rule, {
+  valid: [
+    { name: 'a hostname nodeSelector instead of nodeName', code: sc('wffc', 'WaitForFirstConsumer') + pvc({ storageClass: 'wffc' }) + pod('nodeSelector: {kubernetes.io/hostname: node-1}') },
+    { name: 'an Immediate class binds without the scheduler', code: sc('now', 'Immediate') + pvc({ storageClass: 'now' }) + pod() },
+    { name: 'a claim pre-bound with volumeName', code: sc('wffc', 'WaitForFirstConsumer') + pvc({ storageClass: 'wffc', volumeName: 'pv-1' }) + pod() },
+    { name: 'a claim annotated with the selected node', code: sc('wffc', 'WaitForFirstConsumer') + pvc({ storageClass: 'wffc', selectedNode: true }) + pod() },
+    { name: 'a class that is not in the repo', code: pvc({ storageClass: 'elsewhere' }) + pod() },
+  ],
+  invalid: [
+    {
+      name: 'nodeName with a WaitForFirstConsumer claim',
+      code: sc('wffc', 'WaitForFirstConsumer') + pvc({ storageClass: 'wffc' }) + pod(),
+      errors: [{ messageId: 'wffc', severity: 'error', line: 21, path: ['spec', 'nodeName'], messageIncludes: ['StorageClass "wffc"', 'never provisioned or bound'] }],
+    },
+    {
+      name: 'a claim without class gets the default WaitForFirstConsumer class',
+      code: sc('default', 'WaitForFirstConsumer', ', annotations: {storageclass.kubernetes.io/is-default-class: "true"}') + pvc() + pod(),
+      errors: [{ messageId: 'wffc', messageIncludes: ['StorageClass "default"'] }],
+    },
+    {
+      name: 'a StatefulSet claim template of a WaitForFirstConsumer class',
+      code: sc('wffc', 'WaitForFirstConsumer') + sts,
+      errors: [{ messageId: 'wffc', path: ['spec', 'template', 'spec', 'nodeName'], messageIncludes: ['claim template "data"'] }],
+    },
+    {
+      name: 'a ReadWriteOncePod claim is a warning',
+      code: sc('now', 'Immediate') + pvc({ storageClass: 'now', modes: 'ReadWriteOncePod' }) + pod(),
+      errors: [{ messageId: 'rwop', severity: 'warning' }],
+    },
+  ],
+});
