@@ -343,6 +343,8 @@ interface InputResult {
   name: string;
   path: string;
   measuredAt: string;
+  /** The options of the run that measured this input (runs can be merged). */
+  runOptions?: { reps: number; slowSeconds: number; timeoutSeconds: number; peerTimeoutSeconds: number; seed: number };
   reference: string;
   loadAverage: { before: number[]; after: number[] };
   repo?: RepoInfo;
@@ -392,7 +394,8 @@ async function measure(name: string, dir: string, all: Contender[], reference: s
   });
   const ref = results.find((r) => r.name === reference)?.medianSeconds ?? null;
   for (const r of results) r.ratioToReference = ref && r.medianSeconds !== null ? Math.round((r.medianSeconds / ref) * 100) / 100 : null;
-  return { name, path: dir, measuredAt: new Date().toISOString(), reference, loadAverage: { before, after: os.loadavg().map((n) => Math.round(n * 100) / 100) }, repo, contenders: results, notes };
+  const runOptions = { reps, slowSeconds, timeoutSeconds: timeoutMs / 1000, peerTimeoutSeconds: Number(opts['peer-timeout']), seed: Number(opts.seed) };
+  return { name, path: dir, measuredAt: new Date().toISOString(), runOptions, reference, loadAverage: { before, after: os.loadavg().map((n) => Math.round(n * 100) / 100) }, repo, contenders: results, notes };
 }
 
 function repoContenders(dir: string, kindsFile: string, peerDir: string | undefined): Contender[] {
@@ -483,7 +486,9 @@ function targets(results: readonly InputResult[]): string[] {
   const hundred = results.find((r) => r.name === '100k');
   const t10 = ten && get(ten, 'pvlint (text)')?.medianSeconds;
   const t100 = hundred && get(hundred, 'pvlint (text)')?.medianSeconds;
-  if (t10 && t100) lines.push(`scaling: pvlint 100k / 10k = ${(t100 / t10).toFixed(1)}x (target <= 11x): ${t100 <= 11 * t10 ? 'met' : 'MISSED'}`);
+  const c10 = ten && get(ten, 'pvlint (text)')?.medianCpuSeconds;
+  const c100 = hundred && get(hundred, 'pvlint (text)')?.medianCpuSeconds;
+  if (t10 && t100) lines.push(`scaling: pvlint 100k / 10k = ${(t100 / t10).toFixed(1)}x wall${c10 && c100 ? `, ${(c100 / c10).toFixed(1)}x CPU` : ''} (target <= 11x): ${t100 <= 11 * t10 ? 'met' : 'MISSED'}`);
   return lines;
 }
 

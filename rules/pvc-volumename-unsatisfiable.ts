@@ -35,7 +35,7 @@ function reservation(pv: Resource, claim: ClaimObject): { ref: any; mine: boolea
   return { ref, mine, text: `claim "${name}"${namespace ? ` in namespace "${namespace}"` : ' without a namespace'}` };
 }
 
-function identity(model: StorageModel, claim: ClaimObject): string {
+function identity(claim: ClaimObject): string {
   return claim.origin === 'pvc' ? `pvc/${claim.namespace}/${claim.claimName}` : `${claim.resource.id}#${claim.path.join('.')}`;
 }
 
@@ -167,7 +167,7 @@ spec:
       // Distinct claims (a PVC written twice in one scope, e.g. overlays side by side, is one claim).
       const distinct = new Map<string, ClaimObject[]>();
       for (const claim of claims) {
-        const key = identity(model, claim);
+        const key = identity(claim);
         const list = distinct.get(key);
         if (list) list.push(claim);
         else distinct.set(key, [claim]);

@@ -124,7 +124,8 @@ export default defineRule({
       'pinned to one host), since every pod then runs on that node. None of this helps ReadWriteOncePod, which allows ' +
       'one pod. Claims that are not in the repo (access modes unknown), StatefulSet volumeClaimTemplates and generic ' +
       'ephemeral volumes (one claim per pod) are never reported; nor are workloads with `replicas: 0` and no HPA, and ' +
-      'a replica count that is not an integer is not counted as more than one pod.',
+      'a replica count that is not an integer is not counted as more than one pod. A multi-replica StatefulSet mounting one ' +
+      'pod-template claim is reported by statefulset-shared-claim instead (its fix is volumeClaimTemplates).',
     fix:
       'Give each replica its own claim (a StatefulSet with volumeClaimTemplates), use a ReadWriteMany class when the ' +
       'pods really share files, or keep the pods on one node with required podAffinity on kubernetes.io/hostname. ' +
@@ -298,6 +299,8 @@ spec:
 
       for (const workload of workloads.values()) {
         if (workload.count.kind !== 'multi') continue;
+        // A multi-replica StatefulSet on one pod-template claim is statefulset-shared-claim's finding (the fix differs).
+        if (workload.template.kind === 'StatefulSet') continue;
         if (enforcement !== 'rwop' && selfCoLocated(model, workload.template)) continue;
         const existing = replicaFindings.get(workload.key);
         const entry = { storage, enforcement, volume: workload.volume };

@@ -36,8 +36,8 @@ export default defineRule({
     exceptions:
       'ReadWriteMany claims (a deliberately shared file system), ReadOnlyMany claims, read-only mounts, StatefulSets with one ' +
       'replica, and volumes named like a claim template (the controller replaces them with the per-replica claim) are not ' +
-      'reported. The rwo-claim-multi-node rule reports the same replicas at `spec.replicas` for claims in the repo; this rule ' +
-      'points at the claim reference to move into volumeClaimTemplates.',
+      'reported. rwo-claim-multi-node leaves multi-replica StatefulSets to this rule, which points at the claim reference ' +
+      'to move into volumeClaimTemplates; it still reports a StatefulSet that shares a claim with another workload.',
     fix:
       'Move the claim into `spec.volumeClaimTemplates` (one claim per replica, named `<template>-<statefulset>-<ordinal>`) and ' +
       'mount the template by name; keep a pod-template claim only for data the replicas really share, on a ReadWriteMany class.',

@@ -3,7 +3,7 @@
 // erased (erase-types.ts) by module hooks that also make `import ... from 'pvlint'` resolve to this running pvlint,
 // so a repo needs no pvlint install of its own. Any problem is a configuration error naming the file and line.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { register } from 'node:module';
+import * as nodeModule from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SEVERITIES, type RuleModule } from '../types.js';
@@ -17,11 +17,16 @@ const RULE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)?$/;
 let hooksRegistered = false;
 let generation = 0;
 
-function registerHooks(): void {
-  if (hooksRegistered) return;
+/** False on Node.js older than 20.6, which has no module.register(). */
+function registerHooks(): boolean {
+  if (hooksRegistered) return true;
+  // A namespace import: a named import of `register` would fail to link on older Node versions, configuration or not.
+  const register = (nodeModule as { register?: typeof nodeModule.register }).register;
+  if (typeof register !== 'function') return false;
   const pvlintUrl = new URL('../index.js', import.meta.url).href;
   register(new URL('./ts-hooks.js', import.meta.url), { data: { pvlintUrl } });
   hooksRegistered = true;
+  return true;
 }
 
 export interface RuleFileRequest {
@@ -150,7 +155,10 @@ export async function loadRuleFiles(files: readonly string[], display: (file: st
   const rules: LoadedRule[] = [];
   const problems: ConfigProblem[] = [];
   if (files.length === 0) return { rules, problems };
-  registerHooks();
+  if (!registerHooks()) {
+    const version = process.versions.node;
+    return { rules, problems: files.map((file) => ({ file: display(file), line: 1, column: 1, message: `custom rules need Node.js 20.6 or later (module hooks); this is Node.js ${version}` })) };
+  }
   generation++;
   for (const file of files) {
     const shown = display(file);

@@ -96,12 +96,14 @@ class TooManyFiles extends Error {}
 interface Walk {
   /** Manifest-named entries that are not symlinks (regular files, and FIFOs etc. that reading will refuse). */
   files: string[];
+  /** The same, found under a followed directory link. */
+  viaLink: string[];
   /** Symlinks (any name), relative to the argument. */
   links: string[];
 }
 
 /** Lists `pattern` under `cwd` without following links, stopping once more than `maxFiles` manifests are seen. */
-async function walk(cwd: string, pattern: string, ignore: string[], budget: { left: number }, out: Walk): Promise<void> {
+async function walk(cwd: string, pattern: string, ignore: string[], budget: { left: number }, out: Walk, linked: boolean): Promise<void> {
   const stream = fg.stream([pattern], { cwd, ignore, dot: false, followSymbolicLinks: false, onlyFiles: false, objectMode: true, suppressErrors: true });
   try {
     for await (const raw of stream) {
@@ -114,7 +116,7 @@ async function walk(cwd: string, pattern: string, ignore: string[], budget: { le
       }
       if (!isManifestName(entry.name)) continue;
       if (--budget.left < 0) throw new TooManyFiles();
-      out.files.push(entry.path);
+      (linked ? out.viaLink : out.files).push(entry.path);
     }
   } finally {
     (stream as unknown as { destroy?: () => void }).destroy?.();
@@ -151,11 +153,11 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const realArgument = realpathOrUndefined(absolute) ?? absolute;
   const allowed = [realArgument, ...(options.roots ?? []).map((root) => realpathOrUndefined(root) ?? root)];
   const walked = [realArgument];
-  const found: Walk = { files: [], links: [] };
+  const found: Walk = { files: [], viaLink: [], links: [] };
   const budget = { left: maxFiles };
   const linkedFiles: string[] = [];
   try {
-    await walk(absolute, '**', ignore, budget, found);
+    await walk(absolute, '**', ignore, budget, found, false);
     // Links found in followed directories are handled in the same loop: each target is walked once.
     for (let i = 0; i < found.links.length; i++) {
       const rel = found.links[i];
@@ -181,7 +183,7 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
           continue;
         }
         walked.push(real);
-        await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**`, ignore, budget, found);
+        await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**`, ignore, budget, found, true);
         continue;
       }
       if (!isManifestName(path.basename(rel))) continue;
@@ -208,12 +210,13 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
     });
     return { ...empty, problems };
   }
-  // One path per real file: a file reached directly and through a link is linted once, under its own path.
+  // One path per real file: a file reached directly and through a link is linted once, under its own path; one
+  // reached only through links, under the first of those paths.
   const seenReal = new Set<string>();
   const kustomizationDirs = new Set<string>();
   const chartDirs = new Set<string>();
   const candidates: string[] = [];
-  for (const rel of [...found.files.sort(), ...linkedFiles.sort()]) {
+  for (const rel of [...found.files.sort(), ...[...found.viaLink, ...linkedFiles].sort()]) {
     const file = path.join(absolute, rel);
     const real = realpathOrUndefined(file);
     if (real !== undefined) {

@@ -11,8 +11,10 @@ import { Composer, Document, isMap, isPair, isScalar, isSeq, Parser, YAMLParseEr
 import { formatBytes, resolveLimits, type Limits } from './limits.js';
 
 export interface DocumentStats {
-  /** Offset of the document's first character. */
+  /** Offset of the document's first character (its `---` when it has one). */
   offset: number;
+  /** Offset of its content (where a problem with the whole document is reported). */
+  contentOffset: number;
   /** Characters from the first to the last token of the document. */
   bytes: number;
   /** Deepest nesting of collections (a top-level map is 1); stops counting just past the limit. */
@@ -44,7 +46,8 @@ type Item = CST.CollectionItem;
 
 /** Walks a document's CST with an explicit stack: no recursion, so no stack overflow however deep the input. */
 function scanDocument(token: CST.Document, limits: Limits): DocumentStats {
-  const stats: DocumentStats = { offset: token.offset, bytes: 0, depth: 0, anchors: 0, aliases: 0 };
+  const contentOffset = token.value && 'offset' in token.value ? token.value.offset : token.offset;
+  const stats: DocumentStats = { offset: token.offset, contentOffset, bytes: 0, depth: 0, anchors: 0, aliases: 0 };
   let end = token.offset;
   const seeSource = (list: readonly CST.SourceToken[] | undefined) => {
     if (!list) return;
@@ -174,7 +177,7 @@ export function parseStream(text: string, given?: Partial<Limits>): ParsedStream
   const pending: DocumentStats[] = [];
   const composer = new Composer(COMPOSE_OPTIONS);
   const emit = (doc: Document.Parsed) => {
-    const s = pending.shift() ?? { offset: doc.range[0], bytes: doc.range[1] - doc.range[0], depth: 0, anchors: 0, aliases: 0 };
+    const s = pending.shift() ?? { offset: doc.range[0], contentOffset: doc.range[0], bytes: doc.range[1] - doc.range[0], depth: 0, anchors: 0, aliases: 0 };
     checkDuplicateKeys(doc);
     documents.push(doc);
     stats.push(s);
@@ -185,7 +188,7 @@ export function parseStream(text: string, given?: Partial<Limits>): ParsedStream
       const message = limitMessage(s, limits);
       if (message !== undefined) {
         for (const doc of composer.end(false)) emit(doc as Document.Parsed);
-        limited.set(documents.length, { docIndex: documents.length, offset: s.offset, message });
+        limited.set(documents.length, { docIndex: documents.length, offset: s.contentOffset, message });
         documents.push(placeholder(s, message));
         stats.push(s);
         continue;

@@ -3,7 +3,7 @@
 // (one PVC per pod, `<pod>-<volume>`). Claim rules that reason about one claim's own spec (its class, access modes,
 // volume mode, selector) read them all through `claimObjectsOf`, so templates are checked like the PVCs they become.
 import type { JsonPath, Resource } from '../types.js';
-import { getPath, statefulSetClaimName, type ClaimTemplate, type PodTemplate, type PodVolume } from './pod-templates.js';
+import { statefulSetClaimName, type ClaimTemplate, type PodTemplate, type PodVolume } from './pod-templates.js';
 import type { StorageModel } from './storage-model.js';
 
 export type ClaimOrigin = 'pvc' | 'claim-template' | 'ephemeral';
@@ -121,10 +121,4 @@ export function claimTemplateNames(claim: ClaimObject, cap = 100): string[] {
  */
 export function isPlaceholder(value: unknown): boolean {
   return typeof value === 'string' && (/\$\{[^}]*\}/.test(value) || value.includes('{{'));
-}
-
-/** Whether the claim object sets `spec.<field>` (for messages that name where the value comes from). */
-export function claimSpec(claim: ClaimObject): any {
-  const spec = getPath(claim.object, ['spec']);
-  return isObject(spec) ? spec : {};
 }

@@ -3,7 +3,8 @@ import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 
 export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const dirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  // Absolute entries only: a relative one (`.`) would find a file of the repo being linted.
+  const dirs = (env.PATH ?? '').split(path.delimiter).filter((dir) => dir !== '' && path.isAbsolute(dir));
   const extensions = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
   for (const dir of dirs) {
     for (const ext of extensions) {

@@ -1,6 +1,7 @@
 // Runs a renderer as a child process with a deadline. The child gets its own process group so a
 // timeout can stop the tool and anything it started (kustomize may run helm, helm may run plugins).
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 
 export type RunStatus = 'ok' | 'failed' | 'timeout' | 'missing' | 'too-large';
 
@@ -19,12 +20,21 @@ export interface RunOptions {
   maxOutputBytes?: number;
 }
 
+/**
+ * The environment with only absolute PATH entries: a relative entry (`.`, `bin`) would let a file of the repo
+ * being linted stand in for kustomize or helm.
+ */
+export function absolutePathEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.PATH === undefined) return env;
+  return { ...env, PATH: env.PATH.split(path.delimiter).filter((dir) => dir !== '' && path.isAbsolute(dir)).join(path.delimiter) };
+}
+
 export function runCommand(argv: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve) => {
     const [command, ...args] = argv;
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: absolutePathEnv(options.env ?? process.env),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
     });

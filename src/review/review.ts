@@ -68,6 +68,13 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
     const relative = path.relative(tree, absolute);
     return isInside(relative) ? path.join(top, relative) : absolute;
   };
+  // A values file the base does not have (untracked, generated) is used as it is in the working tree.
+  const helmValues: string[] = [];
+  for (const file of options.helmValues ?? []) {
+    const mapped = toBase(await realOrSelf(path.resolve(cwd, file)));
+    helmValues.push(existsSync(mapped) ? mapped : path.resolve(cwd, file));
+  }
+  const suppressionBase = toBase(await realOrSelf(path.resolve(cwd, options.suppressionBase ?? '.')));
   const baseModels = new Map<string, StorageModel>();
   const baseCwdRelative = path.relative(top, realCwd);
   const baseCwd = isInside(baseCwdRelative) && existsSync(inTree(baseCwdRelative)) ? inTree(baseCwdRelative) : tree;
@@ -79,12 +86,8 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
     root: tree,
     stdin: undefined,
     ignore: options.ignore?.map((glob) => (path.isAbsolute(glob) ? toBase(glob) : glob)),
-    // A values file the base does not have (untracked, generated) is used as it is in the working tree.
-    helmValues: options.helmValues?.map((file) => {
-      const mapped = toBase(path.resolve(realCwd, file));
-      return existsSync(mapped) ? mapped : path.resolve(cwd, file);
-    }),
-    suppressionBase: toBase(path.resolve(realCwd, options.suppressionBase ?? '.')),
+    helmValues: options.helmValues && helmValues,
+    suppressionBase,
     helmChartSettings: options.helmChartSettings && ((dir: string) => options.helmChartSettings!(toHead(dir))),
     onProgress: undefined,
     onScope: (scope) => {
@@ -155,7 +158,7 @@ async function shareChartDependencies(top: string, tree: string, relatives: read
     const start = path.join(top, relative);
     let charts: string[];
     try {
-      charts = await fg('**/Chart.yaml', { cwd: start, ignore: ['**/.git/**', '**/node_modules/**', '**/charts/**'], onlyFiles: true, followSymbolicLinks: false });
+      charts = await fg('**/Chart.yaml', { cwd: start, ignore: ['**/.git/**', '**/node_modules/**'], onlyFiles: true, followSymbolicLinks: false });
     } catch {
       continue;
     }
@@ -163,7 +166,11 @@ async function shareChartDependencies(top: string, tree: string, relatives: read
       const dependencies = path.join(start, path.dirname(chart), 'charts');
       const target = path.join(tree, relative, path.dirname(chart), 'charts');
       if (!existsSync(dependencies) || existsSync(target) || !existsSync(path.dirname(target))) continue;
-      cpSync(dependencies, target, { recursive: true });
+      try {
+        cpSync(dependencies, target, { recursive: true });
+      } catch {
+        // The base then fails to render with helm's own message about the missing dependency.
+      }
     }
   }
 }

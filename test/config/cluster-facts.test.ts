@@ -97,6 +97,29 @@ test('a driver override: an unknown driver declared as attaching, a known one co
   assert.is(byRule(findings(repo({ ...manifests, '.pvlint.yaml': corrected })), 'rwo-claim-multi-node')[0].severity, 'error');
 });
 
+test('mesh defaults: a namespace the configuration declares injected turns the in-container NFS note into an error', () => {
+  const uploader = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: uploader, namespace: shop}
+spec:
+  selector: {matchLabels: {app: uploader}}
+  template:
+    metadata: {labels: {app: uploader}}
+    spec:
+      containers:
+        - name: app
+          image: acme/uploader:1
+          command: ["sh", "-c", "mount -t nfs4 fs.example.com:/exports /mnt && exec app"]
+          securityContext: {privileged: true}
+`;
+  const rule = 'mesh-in-container-nfs-unexcluded';
+  assert.is(byRule(findings(repo({ 'app.yaml': uploader })), rule)[0]?.severity, 'note', 'namespace not in the repo: membership unknown');
+  const injected = repo({ 'app.yaml': uploader, '.pvlint.yaml': 'cluster:\n  mesh:\n    injectedNamespaces: [shop]\n' });
+  assert.is(byRule(findings(injected), rule)[0]?.severity, 'error');
+  const plain = repo({ 'app.yaml': uploader, '.pvlint.yaml': 'cluster:\n  mesh:\n    plainNamespaces: [shop]\n' });
+  assert.equal(byRule(findings(plain), rule), []);
+});
+
 test('driverCapabilities applies overrides only inside withDriverOverrides, merging over the table row', () => {
   assert.is(driverCapabilities('acme.csi.io'), undefined);
   const overrides = [{ name: 'acme.csi.io', attach: 'required' as const, rwx: 'no' as const }, { name: 'ebs.csi.aws.com', rwx: 'yes' as const }];

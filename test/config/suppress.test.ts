@@ -2,6 +2,10 @@
 // counted, listed on request, never in SARIF; a suppression that suppressed nothing is a note.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { formatJson } from '../../src/report/json.js';
+import { formatText } from '../../src/report/text.js';
+import type { LintResult } from '../../src/lint.js';
+import type { Finding } from '../../src/types.js';
 import { runPvlint } from '../helpers/spawn.js';
 import { describeErrors, reportValidator } from '../report/schema-validators.js';
 import { repo } from './helpers.js';
@@ -149,6 +153,40 @@ test('pvlint\'s own fatal diagnostics are never suppressed', () => {
   const run = runPvlint(['--format', 'json', '.'], { cwd: dir });
   assert.is(run.code, 2);
   assert.equal(JSON.parse(run.stdout).findings.map((f: any) => f.ruleId).sort(), ['pvlint/render', 'pvlint/unused-suppression']);
+});
+
+test('the formatters: counted always, listed on request, with the schema holding either way', () => {
+  const location = (line: number) => ({ file: 'app.yaml', region: { startLine: line, startColumn: 3, endLine: line, endColumn: 9 } });
+  const finding = (ruleId: string, line: number): Finding => ({
+    ruleId, severity: 'error', messageId: 'm', message: `${ruleId} message`, data: {}, fix: 'fix it', location: location(line), related: [], environments: ['.'],
+  });
+  const result: LintResult = {
+    findings: [finding('duplicate-mount-path', 4)],
+    suppressed: [
+      { ...finding('rwo-claim-multi-node', 9), suppression: { kind: 'config', reason: 'one replica', location: { file: '.pvlint.yaml', region: location(3).region } } },
+      { ...finding('pod-missing-pvc', 12), severity: 'note', suppression: { kind: 'annotation', reason: '' } },
+    ],
+    fatal: false,
+    scopes: [{ name: '.', kind: 'manifests', files: 1, resources: 2 }],
+    root: '/repo',
+    stats: { files: 1, documents: 2, resources: 2 },
+  };
+  const text = formatText(result, { color: false });
+  assert.match(text, /✖ 1 problem \(1 error, 0 warnings, 0 notes\) in 1 file; 2 suppressed \(--show-suppressed lists them\)\n/);
+  const listed = formatText(result, { color: false, showSuppressed: true });
+  assert.match(listed, /suppressed \(2\)\n  app\.yaml:9:3  error  rwo-claim-multi-node  rwo-claim-multi-node message\n    suppressed by suppress entry at \.pvlint\.yaml:3: one replica\n/);
+  assert.match(listed, /    suppressed by pvlint\.dev\/ignore: \(no reason given\)\n/);
+  const validate = reportValidator();
+  const counted = JSON.parse(formatJson(result, { toolVersion: '0.1.0' }));
+  assert.is(counted.summary.suppressed, 2);
+  assert.is(counted.summary.errors, 1, 'suppressed findings do not count as errors');
+  assert.ok(validate(counted), describeErrors(validate.errors));
+  const full = JSON.parse(formatJson(result, { toolVersion: '0.1.0', showSuppressed: true }));
+  assert.equal(full.suppressed.map((f: any) => [f.ruleId, f.suppression.kind, f.suppression.location?.startLine ?? null]), [
+    ['rwo-claim-multi-node', 'config', 3],
+    ['pod-missing-pvc', 'annotation', null],
+  ]);
+  assert.ok(validate(full), describeErrors(validate.errors));
 });
 
 test.run();

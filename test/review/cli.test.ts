@@ -1,17 +1,15 @@
 // `--base` and `--new-only` as a user meets them: the built binary, spawned in temporary git repositories.
+import Ajv2020 from 'ajv/dist/2020.js';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { PROJECT_ROOT } from '../helpers/paths.js';
 import { runPvlint } from '../helpers/spawn.js';
 import { HAS_KUSTOMIZE } from '../render/helpers.js';
-import Ajv2020 from 'ajv/dist/2020.js';
-import { readFileSync } from 'node:fs';
-import { PROJECT_ROOT } from '../helpers/paths.js';
 import { describeErrors, sarifValidator } from '../report/schema-validators.js';
-import { TempRepo } from './helpers.js';
+import { tempDir, TempRepo } from './helpers.js';
 
 const cli = suite('cli --base');
 
@@ -79,7 +77,7 @@ cli('a shallow clone without the base exits 2 and names fetch-depth: 0', () => {
   const repo = repoWithPreExistingError();
   repo.write({ 'k8s/pvc.yaml': PVC('20Gi') });
   repo.commit('grow');
-  const clone = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-review-clone-')));
+  const clone = tempDir('pvlint-review-clone-');
   execFileSync('git', ['clone', '-q', '--depth', '1', `file://${repo.dir}`, clone], { stdio: 'ignore' });
   const run = runPvlint(['--base', 'HEAD~1', '.'], { cwd: clone });
   assert.is(run.code, 2);
@@ -141,7 +139,7 @@ cli('JSON and SARIF with --base: schema-valid, with the review summary and the c
 });
 
 cli("'pvlint rules' and 'pvlint explain' cover the change rules", () => {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-review-rules-')));
+  const dir = tempDir('pvlint-review-rules-');
   const rules = runPvlint(['rules'], { cwd: dir });
   assert.is(rules.code, 0);
   assert.match(rules.stdout, /immutable-storage-field-change\s+R44\s+error\s+.*\(with --base\)/);

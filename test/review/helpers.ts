@@ -75,12 +75,25 @@ export function changeRuleTester(rule: ChangeRuleModule, cases: { valid: readonl
   test.run();
 }
 
-/** A temporary git repository; `write` then `commit` to build history. Removed with `remove()`. */
+/** Temporary directories of these tests: removed when the test process exits, also after a failed assertion. */
+const temporary = new Set<string>();
+process.once('exit', () => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary directory that is removed when the tests end. */
+export function tempDir(prefix: string): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  temporary.add(dir);
+  return dir;
+}
+
+/** A temporary git repository; `write` then `commit` to build history. Removed with `remove()`, or when the tests end. */
 export class TempRepo {
   readonly dir: string;
 
   constructor() {
-    this.dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-review-')));
+    this.dir = tempDir('pvlint-review-');
     this.git('init', '-q', '-b', 'main');
     this.git('config', 'user.email', 'test@example.com');
     this.git('config', 'user.name', 'test');

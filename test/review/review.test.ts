@@ -2,7 +2,7 @@
 // left in the working tree), plain manifests and a Kustomize overlay whose change is in a patch.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -11,7 +11,7 @@ import type { LintOptions, LintResult } from '../../src/lint.js';
 import { lintWithBase, ReviewError } from '../../src/review/review.js';
 import type { Finding } from '../../src/types.js';
 import { HAS_KUSTOMIZE, warnSkipped } from '../render/helpers.js';
-import { lineOf, TempRepo } from './helpers.js';
+import { lineOf, tempDir, TempRepo } from './helpers.js';
 
 const review = suite('review (--base)');
 
@@ -223,7 +223,7 @@ review('errors: an unknown ref, a shallow clone without the base, no git reposit
   repo.commit('two');
   await rejects(() => run(repo, 'no-such-branch'), (error: unknown) => error instanceof ReviewError && /no commit, branch or tag/.test((error as Error).message) && /git fetch origin/.test((error as Error).message));
 
-  const clone = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-review-clone-')));
+  const clone = tempDir('pvlint-review-clone-');
   execFileSync('git', ['clone', '-q', '--depth', '1', `file://${repo.dir}`, clone], { stdio: 'ignore' });
   await rejects(
     () => lintWithBase({ paths: ['.'], cwd: clone }, { base: 'HEAD~1' }),
@@ -231,7 +231,7 @@ review('errors: an unknown ref, a shallow clone without the base, no git reposit
   );
   rmSync(clone, { recursive: true, force: true });
 
-  const plain = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-review-nogit-')));
+  const plain = tempDir('pvlint-review-nogit-');
   await rejects(
     () => lintWithBase({ paths: ['.'], cwd: plain }, { base: 'main' }),
     (error: unknown) => error instanceof ReviewError && /not inside a git repository/.test((error as Error).message),
@@ -244,7 +244,7 @@ review('errors: an unknown ref, a shallow clone without the base, no git reposit
 
 review('Helm: chart dependencies fetched into the working tree (not committed) are used for the base too', async () => {
   // A fake helm that fails like `helm template` does when a dependency is missing, and renders a claim otherwise.
-  const bin = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-review-helm-')));
+  const bin = tempDir('pvlint-review-helm-');
   const helm = path.join(bin, 'helm');
   writeFileSync(
     helm,

@@ -71,6 +71,22 @@ ruleTester(rule, {
       code: efs + pvc('data', 'ReadWriteOnce, ReadWriteMany', 'efs') + deployment('web', 'data', { replicas: '3' }),
     },
     {
+      name: 'a multi-replica StatefulSet on one pod-template claim is left to statefulset-shared-claim',
+      code: ebs + pvc('data', 'ReadWriteOnce', 'gp3') + `---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: postgres, volumeMounts: [{name: data, mountPath: /data}]}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+`,
+    },
+    {
       name: 'StatefulSet volumeClaimTemplates are one claim per pod',
       code: ebs + `---
 apiVersion: apps/v1

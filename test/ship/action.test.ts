@@ -73,7 +73,15 @@ action('outputs exit-code and sarif-file come from the run step', () => {
 });
 
 // ---- action/run.sh, run as the runner would: inputs in env (defaults from action.yml), GITHUB_OUTPUT a file ----
-const CLAIM = `apiVersion: v1
+const CLAIM = `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
 kind: PersistentVolumeClaim
 metadata: {name: data, namespace: app}
 spec:

@@ -168,7 +168,15 @@ github('the report: annotations in report order, then a plain summary line that 
   assert.is(formatGithub(result([])), 'pvlint: no problems in 3 files\n');
 });
 
-const CLEAN = `apiVersion: v1
+const CLEAN = `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
 kind: PersistentVolumeClaim
 metadata: {name: data, namespace: app}
 spec:

@@ -1,5 +1,6 @@
 // The npm package as a user gets it: `npm pack` of the built tree, installed into an empty directory with nothing
 // else, runs `npx pvlint` on a copy of examples/ and exposes the public API (JavaScript and types).
+import { expectedMarkers } from '../helpers/rule-tester.js';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -64,13 +65,13 @@ pack('npx pvlint on a copy of examples/ reports the examples\' findings, as the 
   // Every `# expect: <rule-id>` marker in examples/plain (no renderer needed) is a finding at that line.
   const at = new Set(report.findings.map((f: any) => `${f.ruleId} ${f.location.file}:${f.location.startLine}`));
   const expected: string[] = [];
-  for (const name of readdirSync(path.join(installDir, 'examples', 'plain')).sort()) {
-    readFileSync(path.join(installDir, 'examples', 'plain', name), 'utf8')
-      .split('\n')
-      .forEach((line, i) => {
-        const marker = /#\s*expect:\s*([\w/-]+)/.exec(line);
-        if (marker) expected.push(`${marker[1]} examples/plain/${name}:${i + 1}`);
-      });
+  const plain = path.join(installDir, 'examples', 'plain');
+  for (const name of (readdirSync(plain, { recursive: true }) as string[]).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+    const file = `examples/plain/${name.split(path.sep).join('/')}`;
+    for (const pair of expectedMarkers(readFileSync(path.join(plain, name), 'utf8'))) {
+      const [ruleId, line] = pair.split('@');
+      expected.push(`${ruleId} ${file}:${line}`);
+    }
   }
   assert.ok(expected.length >= 5, `only ${expected.length} expect markers in examples/plain`);
   assert.ok(expected.some((e) => e.startsWith('pod-missing-pvc ')), 'no pod-missing-pvc marker in examples/plain');
