@@ -86,7 +86,8 @@ export default defineRule({
   meta: {
     catalogueId: 'R47',
     severity: 'warning',
-    kinds: [...WORKLOAD_KINDS],
+    // Services: the ones routing to the NFS server's port 2049.
+    kinds: [...WORKLOAD_KINDS, 'Service'],
     summary: 'An in-cluster NFS server that kubelet mounts from runs with an Istio sidecar intercepting port 2049.',
     why:
       'Kubelet mounts `nfs` volumes and NFS CSI volumes from the node\'s network namespace, outside the mesh. When the NFS server ' +

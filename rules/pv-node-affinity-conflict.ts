@@ -42,7 +42,7 @@ function volumesOf(model: StorageModel, template: PodTemplate): VolumeUse[] {
   for (const claimTemplate of template.claimTemplates) {
     for (let ordinal = 0; ordinal < replicas; ordinal++) {
       const name = statefulSetClaimName(claimTemplate.name, template.workload.name, ordinal);
-      const pvc = model.claimsOf().find((c) => c.name === name && (model.namespaceOf(c) ?? model.defaultNamespace) === namespace);
+      const pvc = model.claimDefinitions(namespace, name)[0];
       const pv = pvc ? boundVolumeOf(model, pvc)?.pv : model.volumesClaiming(namespace, name)[0];
       add(pv, [...claimTemplate.path, 'metadata', 'name'], `PersistentVolumeClaim "${name}"`);
     }

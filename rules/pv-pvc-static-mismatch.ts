@@ -38,31 +38,51 @@ function expectation(model: StorageModel, pvc: Resource, namespace: string): Exp
   return reasons.length > 0 ? { reasons, staticOnly, selector } : undefined;
 }
 
-/** PVs another claim in the repo takes: reserved for it by claimRef, named by its volumeName, or matching it (when it has no PV of its own). */
-function takenByOthers(model: StorageModel, pvc: Resource): (pv: Resource) => boolean {
-  const byVolumeName = new Set<string>();
-  for (const other of model.claimsOf()) {
-    if (other === pvc) continue;
-    const volumeName = other.object?.spec?.volumeName;
-    if (typeof volumeName === 'string' && volumeName !== '') byVolumeName.add(volumeName);
+/**
+ * Indexes for takenByOthers, built once per scope: claims by the volumeName they set, the claims that take whatever
+ * PV matches them (no volumeName, no PV reserved for them), and per PV (on first need) those of them that match it.
+ */
+interface Takers {
+  byVolumeName: Map<string, Resource[]>;
+  free: Resource[];
+  freeMatching: Map<Resource, Resource[]>;
+}
+
+function takersOf(model: StorageModel): Takers {
+  const byVolumeName = new Map<string, Resource[]>();
+  const free: Resource[] = [];
+  for (const claim of model.claimsOf()) {
+    const volumeName = claim.object?.spec?.volumeName;
+    if (typeof volumeName === 'string' && volumeName !== '') {
+      const list = byVolumeName.get(volumeName);
+      if (list) list.push(claim);
+      else byVolumeName.set(volumeName, [claim]);
+      continue;
+    }
+    if (model.volumesClaiming(model.namespaceOf(claim) ?? model.defaultNamespace, claim.name).length > 0) continue;
+    free.push(claim);
   }
+  return { byVolumeName, free, freeMatching: new Map() };
+}
+
+/** PVs another claim in the repo takes: reserved for it by claimRef, named by its volumeName, or matching it (when it has no PV of its own). */
+function takenByOthers(model: StorageModel, takers: Takers, pvc: Resource): (pv: Resource) => boolean {
   const samePvc = (other: Resource) =>
     other === pvc || (other.name === pvc.name && model.namespaceOf(other) === model.namespaceOf(pvc));
   return (pv) => {
-    if (byVolumeName.has(pv.name)) return true;
+    if (takers.byVolumeName.get(pv.name)?.some((other) => other !== pvc)) return true;
     const ref = pv.object?.spec?.claimRef;
     if (ref && typeof ref === 'object' && ref.name != null) {
       const target = model.lookupClaim(String(ref.namespace ?? ''), String(ref.name));
       if (target.status === 'found' && !(target.value.kind === 'pvc' && samePvc(target.value.resource))) return true;
     }
     // A claim with volumeName, or with a PV reserved for it, takes that PV rather than this one.
-    return model.claimsOf().some((other) => {
-      if (samePvc(other)) return false;
-      const volumeName = other.object?.spec?.volumeName;
-      if (typeof volumeName === 'string' && volumeName !== '') return false;
-      if (model.volumesClaiming(model.namespaceOf(other) ?? model.defaultNamespace, other.name).length > 0) return false;
-      return matchVolumeToClaim(model, other, pv).mismatches.length === 0;
-    });
+    let matching = takers.freeMatching.get(pv);
+    if (!matching) {
+      matching = takers.free.filter((other) => matchVolumeToClaim(model, other, pv).mismatches.length === 0);
+      takers.freeMatching.set(pv, matching);
+    }
+    return matching.some((other) => !samePvc(other));
   };
 }
 
@@ -167,6 +187,7 @@ spec:
   check({ model, report }) {
     const volumes = model.ofKind('PersistentVolume');
     if (volumes.length === 0) return;
+    let takers: Takers | undefined;
     for (const pvc of model.claimsOf()) {
       const volumeName = pvc.object?.spec?.volumeName;
       if (typeof volumeName === 'string' && volumeName !== '') continue;
@@ -177,7 +198,8 @@ spec:
       const verdicts = volumes.map((pv) => matchVolumeToClaim(model, pvc, pv));
       if (verdicts.some((v) => v.mismatches.length === 0)) continue;
 
-      const taken = takenByOthers(model, pvc);
+      takers ??= takersOf(model);
+      const taken = takenByOthers(model, takers, pvc);
       const candidates = verdicts.filter((v) => {
         if (v.preBound) return true;
         if (taken(v.pv)) return false;

@@ -40,7 +40,8 @@ export default defineRule({
   meta: {
     catalogueId: 'R29',
     severity: 'note',
-    kinds: WORKLOAD_KINDS,
+    // ConfigMaps and Secrets: the projected keys a subPath names (read, not required for the rule to run usefully).
+    kinds: [...WORKLOAD_KINDS, 'ConfigMap', 'Secret'],
     summary: 'A subPath mount that is valid but misbehaves: a ConfigMap/Secret subPath never receives updates, and a subPath directory the kubelet creates is root-owned for a non-root container.',
     why:
       'A `subPath` mount binds one file or directory of the volume into the container once, at container start. ConfigMap, ' +

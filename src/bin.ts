@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The executable: wires the real process into the CLI and sets the exit code.
 import { writeFile } from 'node:fs/promises';
-import { run } from './cli/main.js';
+import type { CliIO } from './cli/io.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -9,7 +9,28 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-run(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+
+/**
+ * `pvlint --version` and `pvlint --help` alone are answered before the CLI (rules, model, reporters) is imported:
+ * the same output and exit code the CLI gives, at the cost of node's start-up. Anything else goes through run().
+ */
+async function fastPath(): Promise<number | undefined> {
+  if (argv.length !== 1) return undefined;
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    const { pvlintVersion } = await import('./version.js');
+    process.stdout.write(`${pvlintVersion()}\n`);
+    return 0;
+  }
+  if (argv[0] === '--help' || argv[0] === '-h') {
+    const { HELP } = await import('./cli/help.js');
+    process.stdout.write(HELP);
+    return 0;
+  }
+  return undefined;
+}
+
+const io: CliIO = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   stdoutIsTTY: process.stdout.isTTY === true,
@@ -18,7 +39,9 @@ run(process.argv.slice(2), {
   cwd: process.cwd(),
   readStdin,
   writeFile: (file, text) => writeFile(file, text, 'utf8'),
-}).then(
+};
+
+fastPath().then(async (code) => code ?? (await import('./cli/main.js')).run(argv, io)).then(
   (code) => {
     process.exitCode = code;
   },

@@ -165,15 +165,25 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const charts = new Set<string>();
   const limits = resolveLimits(options.limits);
   const budget: ReadBudget = { limits, used: 0 };
+  // Discovery first, for every argument: the Kustomize roots and charts it finds render (child processes) while the
+  // loose manifests are read and parsed below. Findings keep their order: each argument's, then the renders'.
+  const inputs: [string, Awaited<ReturnType<typeof discover>>][] = [];
   for (const argument of options.paths) {
-    const input = await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles });
+    inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles })]);
+  }
+  for (const [, input] of inputs) {
+    input.kustomizations.forEach((dir) => kustomizations.add(dir));
+    input.charts.forEach((dir) => charts.add(dir));
+  }
+  const rendering = renderAll(cache, [...kustomizations], [...charts], options, cwd);
+  // Awaited after the loose manifests; until then a rejection must not count as unhandled.
+  rendering.catch(() => undefined);
+  for (const [argument, input] of inputs) {
     for (const problem of input.problems) {
       const display = toDisplayPath(problem.file, root);
       const finding = diagnostic(problem.ruleId, `${display}: ${problem.message}`, { file: display, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } }, problem.severity);
       findings.push(problem.fix ? { ...finding, fix: problem.fix } : finding);
     }
-    input.kustomizations.forEach((dir) => kustomizations.add(dir));
-    input.charts.forEach((dir) => charts.add(dir));
     const sources: SourceFile[] = [];
     if (input.stdin) sources.push(makeSourceFile('<stdin>', '<stdin>', (options.stdin ?? '').replace(/^\uFEFF/, '')));
     for (const absPath of input.files) {
@@ -213,7 +223,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     }
     if (loose.files > 0) scopes.push(loose);
   }
-  const rendered = await renderAll(cache, [...kustomizations], [...charts], options, cwd);
+  const rendered = await rendering;
   findings.push(...rendered.diagnostics);
   for (const scope of rendered.scopes) {
     findings.push(...scope.diagnostics);

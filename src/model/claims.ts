@@ -115,7 +115,7 @@ export function driverOfClaimClass(model: StorageModel, claim: unknown, from?: R
  */
 export function storageClassFor(model: StorageModel, name: string, from?: Resource): Lookup<Resource> {
   if (from) {
-    const definitions = model.ofKind('StorageClass').filter((c) => c.name === name);
+    const definitions = model.classesNamed(name);
     if (definitions.length > 1) return { status: 'found', value: closestDefinition(definitions, from, model) };
   }
   return model.lookupClass(name);

@@ -1,9 +1,19 @@
 // The cross-referenced model of one scope (one environment): built once, read-only for rules.
 // Every cross-reference is an index lookup; no rule needs to compare all pairs of resources.
 import type { Resource } from '../types.js';
-import { getPath, isShadowedByClaimTemplate, podTemplateOf, type ContainerUse, type PodTemplate, type PodVolume } from './pod-templates.js';
+import { getPath, isShadowedByClaimTemplate, podTemplateOf, WORKLOAD_KINDS, type ContainerUse, type PodTemplate, type PodVolume } from './pod-templates.js';
 import type { MeshDefaults } from './mesh.js';
 import { declaredClassResource, parseKubernetesVersion, type ClusterFacts, type DriverOverride, type KubernetesVersion } from './cluster-facts.js';
+
+/**
+ * The kinds the model itself indexes (and its helpers read through ofKind): any rule may read them without declaring
+ * them in `meta.kinds`. Every other kind a rule reads must be in its `meta.kinds` (the rule tester enforces it), so
+ * the union of the active rules' kinds and these is every kind a lint needs parsed. Note: the GitOps helpers
+ * (src/model/gitops.ts) also read every resource's Argo CD / Flux annotations and labels through `model.resources`.
+ */
+export const MODEL_KINDS: readonly string[] = [
+  'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSIDriver', 'Namespace', 'HorizontalPodAutoscaler', ...WORKLOAD_KINDS,
+];
 
 /** Kinds without a namespace; everything else lands in the scope's default namespace when unset. */
 const CLUSTER_SCOPED = new Set([
@@ -90,6 +100,14 @@ export class StorageModel {
   private readonly usesByClaim = new Map<string, ClaimUse[]>();
   private readonly statefulSets = new Map<string, Resource>();
   private readonly hpaMax = new Map<string, { max: number; hpa: Resource }>();
+  /** Every PVC document by `namespace/name` (all definitions, document order); `claims` keeps the first. */
+  /** The first definition of each claim (as in `claims`), by name alone. */
+  private readonly claimsByName = new Map<string, Resource[]>();
+  private readonly claimDefs = new Map<string, Resource[]>();
+  /** Every StorageClass document by name (all definitions, document order). */
+  private readonly classDefs = new Map<string, Resource[]>();
+  /** Built on first use per kind: documents by `namespace/name` (cluster-scoped: `/name`). */
+  private readonly identities = new Map<string, Map<string, Resource[]>>();
 
   constructor(resources: readonly Resource[], options: ModelOptions) {
     this.scope = options.scope;
@@ -105,7 +123,11 @@ export class StorageModel {
       const ns = this.namespaceOf(resource) ?? '';
       switch (resource.kind) {
         case 'PersistentVolumeClaim':
-          if (!this.claims.has(key(ns, resource.name))) this.claims.set(key(ns, resource.name), resource);
+          if (!this.claims.has(key(ns, resource.name))) {
+            this.claims.set(key(ns, resource.name), resource);
+            push(this.claimsByName, resource.name, resource);
+          }
+          push(this.claimDefs, key(ns, resource.name), resource);
           break;
         case 'PersistentVolume': {
           this.volumes.set(resource.name, resource);
@@ -121,6 +143,7 @@ export class StorageModel {
         }
         case 'StorageClass':
           this.classes.set(resource.name, resource);
+          push(this.classDefs, resource.name, resource);
           break;
         case 'CSIDriver':
           this.csiDrivers.set(resource.name, resource);
@@ -214,7 +237,31 @@ export class StorageModel {
 
   /** PVCs in the bundle in any namespace with this name (for "exists, but elsewhere" hints). */
   claimsNamed(name: string): Resource[] {
-    return [...this.claims.values()].filter((pvc) => pvc.name === name);
+    return [...(this.claimsByName.get(name) ?? [])];
+  }
+
+  /** Every PVC document named `namespace/name`, in document order (one scope may define a claim several times). */
+  claimDefinitions(namespace: string, name: string): readonly Resource[] {
+    return this.claimDefs.get(key(namespace, name)) ?? [];
+  }
+
+  /** Every StorageClass document named `name` in the scope, in document order (configuration-declared classes excluded). */
+  classesNamed(name: string): readonly Resource[] {
+    return this.classDefs.get(name) ?? [];
+  }
+
+  /**
+   * Every document of `kind` with this namespace (undefined for cluster-scoped kinds, as namespaceOf gives) and name,
+   * in document order. The per-kind index is built on first use.
+   */
+  sameIdentity(kind: string, namespace: string | undefined, name: string): readonly Resource[] {
+    let index = this.identities.get(kind);
+    if (!index) {
+      index = new Map();
+      for (const resource of this.ofKind(kind)) push(index, key(this.namespaceOf(resource) ?? '', resource.name), resource);
+      this.identities.set(kind, index);
+    }
+    return index.get(key(namespace ?? '', name)) ?? [];
   }
 
   claimsOf(): readonly Resource[] {

@@ -45,7 +45,7 @@ export function fragmentReason(template: PodTemplate): string | undefined {
 /** Other documents in the scope with the same kind, namespace and name: such a pair is usually a base and its patch. */
 export function twinsOf(model: StorageModel, resource: Resource): Resource[] {
   const namespace = model.namespaceOf(resource);
-  return model.ofKind(resource.kind).filter((other) => other !== resource && other.name === resource.name && model.namespaceOf(other) === namespace);
+  return model.sameIdentity(resource.kind, namespace, resource.name).filter((other) => other !== resource);
 }
 
 /** The names a container may mount: the pod's volumes and, in a StatefulSet, its claim templates. */

@@ -221,7 +221,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const queue = Array.from({ length: options.count }, (_, i) => start + i);
   let next = 0;
   const takeBatch = (): number[] => {
-    const batch = queue.slice(next, next + 25);
+    const batch = queue.slice(next, next + 100);
     next += batch.length;
     return batch;
   };

@@ -144,7 +144,8 @@ export const MUTATIONS: readonly Mutation[] = [
     apply: (b, r) => {
       const ls = lines(b);
       const keyed = ls.map((l, i) => (KEY_LINE.test(l) ? i : -1)).filter((i) => i >= 0);
-      const depth = 50 + int(r, 250);
+      // 20 to 3000 levels, log-uniform: around maxDepth, and past the depth where the YAML library overflows its stack.
+      const depth = Math.round(20 * Math.pow(150, r()));
       const nested = r() < 0.5 ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{a: '.repeat(depth)}1${'}'.repeat(depth)}`;
       if (keyed.length === 0) return join([...ls, `deep: ${nested}`]);
       const i = pick(r, keyed);
@@ -159,6 +160,54 @@ export const MUTATIONS: readonly Mutation[] = [
       const ls = lines(b);
       ls.splice(int(r, ls.length + 1), 0, pick(r, ['---', '...', '--- |', '%YAML 1.1', '---\nkind: List\napiVersion: v1\nitems: [[], {}, 3]']));
       return join(ls);
+    },
+  },
+  {
+    // Maps with a toString key where a string belongs: String() and template literals throw on them.
+    name: 'poison-object',
+    apply: (b, r) => {
+      const ls = lines(b);
+      const keyed = ls.map((l, i) => (KEY_LINE.test(l) ? i : -1)).filter((i) => i >= 0);
+      if (keyed.length === 0) return b;
+      const named = keyed.filter((i) => /\b(?:name|namespace|claimName|storageClassName|volumeName|driver|volumeHandle|provisioner|mountPath|subPath|kind)\b/.test(ls[i]));
+      const i = pick(r, named.length > 0 && r() < 0.7 ? named : keyed);
+      const m = KEY_LINE.exec(ls[i])!;
+      ls[i] = `${m[1]}${m[2]}: ${pick(r, ['{toString: 1}', '{valueOf: 1, toString: 2}', '[{toString: 1}]', '{__proto__: {a: 1}}', '{constructor: 1}'])}`;
+      return join(ls);
+    },
+  },
+  {
+    // Seeds become storage objects, so type swaps reach the fields the rules read.
+    name: 'storage-kind',
+    apply: (b, r) => {
+      const text = b.toString('latin1');
+      const kind = pick(r, ['PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSIDriver', 'Deployment', 'StatefulSet', 'DaemonSet', 'CronJob', 'Pod', 'Job', 'HorizontalPodAutoscaler', 'List']);
+      return Buffer.from(text.replace(/^kind:.*$/m, `kind: ${kind}`), 'latin1');
+    },
+  },
+  {
+    // Thousands of keys in one map: the YAML library's duplicate-key check is quadratic.
+    name: 'wide-map',
+    apply: (b, r) => {
+      const ls = lines(b);
+      const keyed = ls.map((l, i) => (KEY_LINE.test(l) ? i : -1)).filter((i) => i >= 0);
+      const i = keyed.length > 0 ? pick(r, keyed) : 0;
+      const indent = /^\s*/.exec(ls[i] ?? '')![0];
+      const n = 500 + int(r, 5000);
+      const added = Array.from({ length: n }, (_, k) => `${indent}wide${k}: ${k % 7 === 0 ? '"x"' : k}`);
+      if (r() < 0.3) added.push(`${indent}wide${int(r, n)}: again`);
+      ls.splice(i + 1, 0, ...added);
+      return join(ls);
+    },
+  },
+  {
+    // Many anchors and aliases in one document: the YAML library resolves each alias by a scan of all of them.
+    name: 'alias-storm',
+    apply: (b, r) => {
+      const n = 100 + int(r, 3000);
+      const anchors = Array.from({ length: n }, (_, k) => `  - &s${k} v${k}`);
+      const aliases = Array.from({ length: n }, (_, k) => `  - *s${int(r, n) === 0 ? 0 : k}`);
+      return join([...lines(b), 'storm-anchors:', ...anchors, 'storm-aliases:', ...aliases]);
     },
   },
   {

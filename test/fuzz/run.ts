@@ -83,6 +83,15 @@ const verdicts = ['unreadable', 'unparsable', 'fine'].map((v) => `${report.outco
 console.log(`  inputs by an independent YAML reader: ${verdicts}`);
 console.log(`  mutations: ${[...byMutation].sort().map(([m, n]) => `${m} ${n}`).join(', ')}`);
 console.log(`  failures: ${report.failures.length}`);
+// Failures by kind: the first line of each, without numbers, so the same bug counts once.
+const kinds = new Map<string, number>();
+for (const failure of report.failures) {
+  for (const text of failure.failures) {
+    const kind = text.split('\n')[0].replace(/\d+(?:\.\d+)?/g, 'N').slice(0, 120);
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+}
+for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1])) console.log(`    ${n} × ${kind}`);
 for (const failure of report.failures.slice(0, 20)) {
   console.log(`\ncase ${failure.index} (${path.relative(process.cwd(), failure.source)}; ${failure.mutations.join(', ')}; ${failure.bytes} bytes):`);
   for (const text of failure.failures) console.log(`  - ${text.split('\n').join('\n    ')}`);

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { runRules, type RuleSetting } from '../../src/engine/run-rules.js';
 import { parseResources } from '../../src/load/parse-resources.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
-import { StorageModel, type ModelOptions } from '../../src/model/storage-model.js';
+import { MODEL_KINDS, StorageModel, type ModelOptions } from '../../src/model/storage-model.js';
 import type { Finding, RuleModule, Severity } from '../../src/types.js';
 
 export interface ExpectedFinding {
@@ -34,6 +34,20 @@ export interface ValidCase {
   model?: Partial<ModelOptions>;
 }
 
+/**
+ * Makes `model.ofKind(kind)` throw for a kind the rule does not declare in `meta.kinds` and the model does not index
+ * (MODEL_KINDS): a lint that parses only the kinds rules declare would hand such a rule nothing.
+ */
+export function guardKinds(model: StorageModel, rule: RuleModule): StorageModel {
+  const allowed = new Set([...rule.meta.kinds, ...MODEL_KINDS]);
+  const ofKind = model.ofKind.bind(model);
+  model.ofKind = (kind: string) => {
+    if (!allowed.has(kind)) throw new Error(`rule ${rule.id} reads kind ${kind} without declaring it in meta.kinds`);
+    return ofKind(kind);
+  };
+  return model;
+}
+
 export function lintText(rule: RuleModule, code: string, options?: Record<string, unknown>, model?: Partial<ModelOptions>, fileName = 'test.yaml'): Finding[] {
   const file = makeSourceFile(`/virtual/${fileName}`, fileName, code);
   const parsed = parseResources(file);
@@ -44,7 +58,7 @@ export function lintText(rule: RuleModule, code: string, options?: Record<string
     severityOverridden: false,
     options: { ...(rule.meta.options?.defaults ?? {}), ...(options ?? {}) },
   };
-  const result = runRules(new StorageModel(parsed.resources, { scope: 'test', ...model }), [setting]);
+  const result = runRules(guardKinds(new StorageModel(parsed.resources, { scope: 'test', ...model }), rule), [setting]);
   if (result.crashes.length > 0) throw new Error(result.crashes[0].message);
   return result.findings;
 }
