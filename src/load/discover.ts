@@ -158,47 +158,49 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const linkedFiles: string[] = [];
   try {
     await walk(absolute, '**', ignore, budget, found, false);
-    // Links found in followed directories are handled in the same loop: each target is walked once.
-    for (let i = 0; i < found.links.length; i++) {
-      const rel = found.links[i];
-      const link = path.join(absolute, rel);
-      const target = await stat(link).catch(() => undefined);
-      const real = target ? realpathOrUndefined(link) : undefined;
-      if (!target || !real) {
-        // Broken or looping: reading it reports which.
-        if (isManifestName(path.basename(rel))) linkedFiles.push(rel);
-        continue;
-      }
-      const outside = !allowed.some((root) => isInside(real, root));
-      if (target.isDirectory()) {
-        if (walked.some((dir) => isInside(real, dir))) continue;
+    // Links in path order, round by round (links found in followed directories come in the next round), so the
+    // result does not depend on the order the file system lists entries in. Each target is walked once.
+    for (let round = found.links.splice(0).sort(); round.length > 0; round = found.links.splice(0).sort()) {
+      for (const rel of round) {
+        const link = path.join(absolute, rel);
+        const target = await stat(link).catch(() => undefined);
+        const real = target ? realpathOrUndefined(link) : undefined;
+        if (!target || !real) {
+          // Broken or looping: reading it reports which.
+          if (isManifestName(path.basename(rel))) linkedFiles.push(rel);
+          continue;
+        }
+        const outside = !allowed.some((root) => isInside(real, root));
+        if (target.isDirectory()) {
+          if (walked.some((dir) => isInside(real, dir))) continue;
+          if (outside && !options.followSymlinks) {
+            problems.push({
+              ruleId: 'pvlint/read',
+              severity: 'note',
+              file: link,
+              message: `symbolic link to a directory outside the repository (${real}); not followed (--follow-symlinks follows it)`,
+              fix: FOLLOW_FIX,
+            });
+            continue;
+          }
+          walked.push(real);
+          await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**`, ignore, budget, found, true);
+          continue;
+        }
+        if (!isManifestName(path.basename(rel))) continue;
         if (outside && !options.followSymlinks) {
           problems.push({
             ruleId: 'pvlint/read',
             severity: 'note',
             file: link,
-            message: `symbolic link to a directory outside the repository (${real}); not followed (--follow-symlinks follows it)`,
+            message: `symbolic link to a file outside the repository (${real}); not followed (--follow-symlinks follows it)`,
             fix: FOLLOW_FIX,
           });
           continue;
         }
-        walked.push(real);
-        await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**`, ignore, budget, found, true);
-        continue;
+        if (--budget.left < 0) throw new TooManyFiles();
+        linkedFiles.push(rel);
       }
-      if (!isManifestName(path.basename(rel))) continue;
-      if (outside && !options.followSymlinks) {
-        problems.push({
-          ruleId: 'pvlint/read',
-          severity: 'note',
-          file: link,
-          message: `symbolic link to a file outside the repository (${real}); not followed (--follow-symlinks follows it)`,
-          fix: FOLLOW_FIX,
-        });
-        continue;
-      }
-      if (--budget.left < 0) throw new TooManyFiles();
-      linkedFiles.push(rel);
     }
   } catch (error) {
     if (!(error instanceof TooManyFiles)) throw error;

@@ -24,8 +24,8 @@ const MiB = 1024 * 1024;
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxFileBytes: 16 * MiB,
-  maxTotalBytes: 128 * MiB,
-  maxFiles: 20_000,
+  maxTotalBytes: 1024 * MiB,
+  maxFiles: 200_000,
   maxDocumentBytes: 8 * MiB,
   maxDepth: 100,
   maxAliasCount: 1000,
