@@ -1,6 +1,6 @@
 // Runs every change rule once over an environment's (base, head) models and turns reports into located findings,
 // like the engine does for per-environment rules: a rule that throws becomes a pvlint/rule-crash diagnostic.
-import { locate } from '../locate/locate.js';
+import { crashFinding, findingFromReport } from '../engine/make-finding.js';
 import type { StorageModel } from '../model/storage-model.js';
 import type { Finding, Resource, Severity } from '../types.js';
 import type { ChangeReportDescriptor, ChangeRuleModule } from './change-rule.js';
@@ -23,10 +23,6 @@ export function defaultChangeRuleSettings(rules: readonly ChangeRuleModule[]): C
   return rules.map((rule) => ({ rule, severity: rule.meta.severity, severityOverridden: false }));
 }
 
-function resourceRef(resource: Resource) {
-  return { apiVersion: resource.apiVersion, kind: resource.kind, namespace: resource.namespace, name: resource.name };
-}
-
 export function runChangeRules(
   base: StorageModel,
   head: StorageModel,
@@ -44,50 +40,15 @@ export function runChangeRules(
     let current: Resource | undefined;
     const report = (descriptor: ChangeReportDescriptor) => {
       current = descriptor.resource;
-      const render = rule.meta.messages[descriptor.messageId as string];
-      if (!render) throw new Error(`unknown messageId ${String(descriptor.messageId)}`);
-      const located = locate(descriptor.resource, descriptor.path);
-      const related = [...(located.related ?? [])];
-      for (const other of descriptor.related ?? []) {
-        const location = locate(other.resource, other.path).location;
-        let message = other.message;
-        if (baseResources.has(other.resource)) {
-          message += ` (${options.baseRef}${options.existsInHead(location.file) ? '' : `; ${location.file} is not in the working tree`})`;
-        }
-        related.push({ message, location });
-      }
-      findings.push({
-        ruleId: rule.id,
-        severity: setting.severityOverridden ? setting.severity : descriptor.severity ?? setting.severity,
-        messageId: String(descriptor.messageId),
-        message: render(descriptor.data),
-        data: (descriptor.data ?? {}) as Record<string, unknown>,
-        fix: rule.meta.fix,
-        location: located.location,
-        related,
-        resource: resourceRef(descriptor.resource),
-        path: descriptor.path,
-        environments: [head.scope],
-        ...(located.note ? { note: located.note } : {}),
-      });
+      findings.push(findingFromReport(rule, setting, descriptor, head.scope, (other, location) => {
+        if (!baseResources.has(other.resource)) return other.message;
+        return `${other.message} (${options.baseRef}${options.existsInHead(location.file) ? '' : `; ${location.file} is not in the working tree`})`;
+      }));
     };
     try {
       rule.check({ base, head, changes, baseRef: options.baseRef, report: report as any });
     } catch (error) {
-      const where = current ? ` on ${current.kind} ${current.name}` : '';
-      const anchor = current ?? head.resources[0];
-      const location = anchor ? locate(anchor, []).location : { file: '<unknown>', region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } };
-      crashes.push({
-        ruleId: 'pvlint/rule-crash',
-        severity: 'error',
-        messageId: 'crash',
-        message: `rule ${rule.id} crashed${where}: ${(error as Error)?.message ?? String(error)}`,
-        data: { rule: rule.id },
-        fix: 'This is a bug in the rule; please report it with the manifest that triggers it.',
-        location,
-        related: [],
-        environments: [head.scope],
-      });
+      crashes.push(crashFinding(rule.id, error, current, head.resources[0], head.scope));
     }
   }
   return { findings, crashes };
