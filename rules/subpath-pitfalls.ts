@@ -128,11 +128,14 @@ spec:
     },
   },
   check({ model, report }) {
-    const immutable = new Set(
-      [...model.ofKind('ConfigMap'), ...model.ofKind('Secret')]
-        .filter((r) => r.object?.immutable === true)
-        .map((r) => `${r.kind}/${model.namespaceOf(r) ?? ''}/${r.name}`),
-    );
+    // Built on first need: most repos have no subPath into a ConfigMap/Secret, and then pvlint never parses them.
+    let immutableSet: Set<string> | undefined;
+    const immutable = () =>
+      (immutableSet ??= new Set(
+        [...model.ofKind('ConfigMap'), ...model.ofKind('Secret')]
+          .filter((r) => r.object?.immutable === true)
+          .map((r) => `${r.kind}/${model.namespaceOf(r) ?? ''}/${r.name}`),
+      ));
     for (const template of model.templates) {
       const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
       const rolls = rollsOnChange(template);
@@ -155,7 +158,7 @@ spec:
             if (source === 'downwardAPI') continue;
             const objects = projectedObjects(source, ref.source);
             if (objects.some((o) => KUSTOMIZE_HASH.test(o.name))) continue;
-            if (objects.length > 0 && objects.every((o) => immutable.has(`${o.kind}/${namespace}/${o.name}`))) continue;
+            if (objects.length > 0 && objects.every((o) => immutable().has(`${o.kind}/${namespace}/${o.name}`))) continue;
             report({
               resource: template.workload, path, messageId: 'noUpdates',
               data: { ...base, source: `${source} volume "${ref.name}"`, objects: objects.length > 0 ? ` (${objects.map((o) => `${o.kind} "${o.name}"`).join(', ')})` : '' },

@@ -3,12 +3,13 @@
 import path from 'node:path';
 import { diagnostic, FATAL_DIAGNOSTICS } from './engine/diagnostic.js';
 import { mergeFindings } from './engine/merge-findings.js';
+import { kindPlan } from './engine/relevant-kinds.js';
 import { runRules, type RuleSetting } from './engine/run-rules.js';
 import { checkShapes } from './engine/shape-check.js';
 import { Suppressor, type SuppressionEntry } from './engine/suppress.js';
 import { discover, findRepoRoot } from './load/discover.js';
 import { resolveLimits, type Limits } from './load/limits.js';
-import { parseResources } from './load/parse-resources.js';
+import { parseDeferred, parseResources, type DeferredDocument } from './load/parse-resources.js';
 import { readManifest, type ReadBudget } from './load/read-source.js';
 import { makeSourceFile, toDisplayPath } from './load/source-file.js';
 import type { ClusterFacts } from './model/cluster-facts.js';
@@ -48,6 +49,11 @@ export interface LintOptions {
   enableHelm?: boolean;
   /** Size, count, depth and alias limits; each one missing takes its default (`DEFAULT_LIMITS`, README "Limits"). */
   limits?: Partial<Limits>;
+  /**
+   * Parse every document, not only those of the kinds the rules read: YAML syntax errors are then reported in every
+   * document (a ConfigMap's too), at the cost of parsing documents no rule looks at.
+   */
+  parseAllDocuments?: boolean;
   /** Follow symbolic links that lead out of the repository (each target is still read once). */
   followSymlinks?: boolean;
   /** Called as each render finishes; the CLI shows it on a TTY. */
@@ -108,6 +114,10 @@ export interface LintResult {
   scopes: ScopeSummary[];
   /** Repo root that finding paths are relative to. */
   root: string;
+  /**
+   * Files and documents read, and the objects parsed from them: documents of kinds no rule reads are counted but
+   * not parsed (see `parseAllDocuments`), so `resources` can be fewer than the objects in the repo.
+   */
   stats: { files: number; documents: number; resources: number };
   /** With `--base`: what the working tree was compared with (set by `lintWithBase`). */
   review?: ReviewSummary;
@@ -129,13 +139,15 @@ interface Scope {
   kind: ScopeSummary['kind'];
   files: number;
   resources: Resource[];
+  /** Documents of kinds only some rule may read, parsed when one asks (`StorageModel.ofKind`). */
+  deferred: DeferredDocument[];
   defaultNamespace?: string;
 }
 
 /** A file as text, or the finding that says why it was not read (at its line when the problem has one). */
-async function readSource(absPath: string, root: string, budget: ReadBudget): Promise<{ file: SourceFile } | { finding: Finding }> {
+function readSource(absPath: string, root: string, budget: ReadBudget): { file: SourceFile } | { finding: Finding } {
   const display = toDisplayPath(absPath, root);
-  const read = await readManifest(absPath, display, budget);
+  const read = readManifest(absPath, display, budget);
   if ('file' in read) return read;
   const { ruleId, severity, message, line = 1, column = 1 } = read.problem;
   const region = { startLine: line, startColumn: column, endLine: line, endColumn: column };
@@ -152,6 +164,17 @@ function originFiles(resources: readonly Resource[]): number {
   return new Set(resources.map((r) => r.origin?.file?.absPath ?? r.file.absPath)).size;
 }
 
+/** For each deferred kind, how to parse its documents. */
+function deferredLoaders(documents: readonly DeferredDocument[], limits: Limits): Map<string, () => Resource[]> {
+  const byKind = new Map<string, DeferredDocument[]>();
+  for (const d of documents) {
+    const list = byKind.get(d.kind);
+    if (list) list.push(d);
+    else byKind.set(d.kind, [d]);
+  }
+  return new Map([...byKind].map(([kind, list]) => [kind, () => parseDeferred(list, limits)]));
+}
+
 export async function lint(options: LintOptions): Promise<LintResult> {
   const cwd = options.cwd ?? process.cwd();
   const root = options.root ?? (await findRepoRoot(cwd));
@@ -165,6 +188,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const charts = new Set<string>();
   const limits = resolveLimits(options.limits);
   const budget: ReadBudget = { limits, used: 0 };
+  // Documents of other kinds are not parsed (the kind pre-scan reads their `kind:` line as text); those of kinds only
+  // some rule may look at are parsed when it does.
+  const plan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
+  const renderKinds = plan && new Set([...plan.parse, ...(plan.defer ?? [])]);
   // Discovery first, for every argument: the Kustomize roots and charts it finds render (child processes) while the
   // loose manifests are read and parsed below. Findings keep their order: each argument's, then the renders'.
   const inputs: [string, Awaited<ReturnType<typeof discover>>][] = [];
@@ -175,7 +202,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     input.kustomizations.forEach((dir) => kustomizations.add(dir));
     input.charts.forEach((dir) => charts.add(dir));
   }
-  const rendering = renderAll(cache, [...kustomizations], [...charts], options, cwd);
+  const rendering = renderAll(cache, [...kustomizations], [...charts], { ...options, relevantKinds: renderKinds }, cwd);
   // Awaited after the loose manifests; until then a rejection must not count as unhandled.
   rendering.catch(() => undefined);
   for (const [argument, input] of inputs) {
@@ -184,33 +211,24 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       const finding = diagnostic(problem.ruleId, `${display}: ${problem.message}`, { file: display, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } }, problem.severity);
       findings.push(problem.fix ? { ...finding, fix: problem.fix } : finding);
     }
-    const sources: SourceFile[] = [];
-    if (input.stdin) sources.push(makeSourceFile('<stdin>', '<stdin>', (options.stdin ?? '').replace(/^\uFEFF/, '')));
-    for (const absPath of input.files) {
-      if (seenFiles.has(absPath)) continue;
-      seenFiles.add(absPath);
-      const read = await readSource(absPath, root, budget);
-      if ('finding' in read) {
-        findings.push(read.finding);
-        continue;
-      }
-      sources.push(read.file);
-    }
     // Loose manifests of one argument are one environment. A committed or piped `helm template` stream is
     // an environment of its own (several renders of one chart side by side must not see each other);
     // `helm template --output-dir` writes one file per template, so such files group by directory.
-    const loose: Scope = { name: scopeName(argument, root, cwd), kind: 'manifests', files: 0, resources: [] };
+    const loose: Scope = { name: scopeName(argument, root, cwd), kind: 'manifests', files: 0, resources: [], deferred: [] };
     const streams = new Map<string, Scope>();
-    for (const file of sources) {
-      const parsed = parseResources(file, limits);
-      documents += parsed.documents.length;
+    // Each file is parsed as soon as it is read (its text can go once nothing refers to it); read problems still
+    // come before parse problems, as they always have.
+    const parseFindings: Finding[] = [];
+    const take = (file: SourceFile) => {
+      const parsed = parseResources(file, limits, plan);
+      documents += parsed.documentCount;
       let scope = loose;
       if (hasSourceComments(file.text)) {
         const start = file.absPath === '<stdin>' ? cwd : path.dirname(file.absPath);
         const helm = attachHelmLocators(cache, file, parsed.documents, parsed.resources, (chart) => findChart(cache, start, chart, root));
         if (helm.mapped > 0) {
           const name = helm.templates.size === 1 && file.absPath !== '<stdin>' ? path.posix.dirname(file.path) : file.path;
-          scope = streams.get(name) ?? { name, kind: 'helm', files: 0, resources: [] };
+          scope = streams.get(name) ?? { name, kind: 'helm', files: 0, resources: [], deferred: [] };
           if (!streams.has(name)) {
             streams.set(name, scope);
             scopes.push(scope);
@@ -218,9 +236,25 @@ export async function lint(options: LintOptions): Promise<LintResult> {
         }
       }
       scope.files++;
-      scope.resources.push(...parsed.resources);
-      for (const d of parsed.diagnostics) findings.push(diagnostic(d.ruleId, d.message, d.location, 'error', [scope.name]));
+      for (const r of parsed.resources) scope.resources.push(r);
+      for (const d of parsed.deferred) scope.deferred.push(d);
+      for (const d of parsed.diagnostics) parseFindings.push(diagnostic(d.ruleId, d.message, d.location, 'error', [scope.name]));
+    };
+    if (input.stdin) take(makeSourceFile('<stdin>', '<stdin>', (options.stdin ?? '').replace(/^\uFEFF/, '')));
+    let sinceYield = 0;
+    for (const absPath of input.files) {
+      if (seenFiles.has(absPath)) continue;
+      seenFiles.add(absPath);
+      // Reads are synchronous; let the renderers' output pipes drain now and then.
+      if (++sinceYield === 64) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const read = readSource(absPath, root, budget);
+      if ('finding' in read) findings.push(read.finding);
+      else take(read.file);
     }
+    findings.push(...parseFindings);
     if (loose.files > 0) scopes.push(loose);
   }
   const rendered = await rendering;
@@ -229,7 +263,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     findings.push(...scope.diagnostics);
     documents += scope.documents;
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
-    scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, defaultNamespace: scope.defaultNamespace });
+    scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace });
   }
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {
@@ -255,6 +289,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
         defaultNamespace: s.defaultNamespace,
         cluster: options.cluster,
         meshDefaults: options.cluster?.mesh,
+        deferred: deferredLoaders(s.deferred, limits),
       });
     } catch (error) {
       // A bug, but one environment must not stop the others.

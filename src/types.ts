@@ -30,7 +30,8 @@ export interface SourceFile {
   /** Repo-relative path with forward slashes (what reports show). */
   path: string;
   text: string;
-  lineCounter: LineCounter;
+  /** Line starts of `text` (built on first use). */
+  readonly lineCounter: LineCounter;
 }
 
 /** Where a rendered resource came from, as the renderer told us. */

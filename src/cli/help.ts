@@ -22,6 +22,8 @@ Options:
       --kustomize-command <cmd>    render Kustomize roots with this command (default: kustomize build, else kubectl kustomize)
       --enable-helm                pass --enable-helm to kustomize (kustomizations with helmCharts); off by default
       --follow-symlinks            follow symbolic links that lead out of the repository (each target once)
+      --parse-all-documents        parse every document, also those of kinds no rule reads (reports their YAML
+                                   syntax errors too; slower on repos full of CRDs and dashboards)
       --helm-values <file>         values file for every helm template (repeatable)
       --helm-release <name>        release name for helm template (default: release-name)
       --helm-namespace <ns>        release namespace for helm template (default: default)

@@ -4,7 +4,9 @@
 import { type Document, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import type { Limits } from './limits.js';
 import { regionOf } from './source-file.js';
-import { documentToJS, parseStream } from './yaml-stream.js';
+import { hasSourceComments } from '../render/helm-stream.js';
+import { skippableKind, type DocumentSpan } from './document-scan.js';
+import { documentToJS, parseSpan, parseStream, SKIPPED_DOCUMENT, type DocumentStats, type LimitProblem, type ParsedStream } from './yaml-stream.js';
 import type { Resource, SourceFile, SourceLocation } from '../types.js';
 
 export interface ParseDiagnostic {
@@ -16,7 +18,14 @@ export interface ParseDiagnostic {
 export interface ParsedFile {
   resources: Resource[];
   diagnostics: ParseDiagnostic[];
+  /** The documents by index (`SKIPPED_DOCUMENT` for those the kind pre-scan skipped); Helm streams map them to templates. */
   documents: Document.Parsed[];
+  /** How many documents the file holds, parsed or not. */
+  documentCount: number;
+  /** Documents the kind pre-scan left unparsed. */
+  skipped: number;
+  /** The skipped documents of a deferred kind. */
+  deferred: DeferredDocument[];
 }
 
 export function resourceId(kind: string, namespace: string | undefined, name: string): string {
@@ -78,14 +87,43 @@ function templateHint(text: string): string {
 }
 
 /**
- * @param limits document size, nesting depth and alias limits (defaults: `DEFAULT_LIMITS`).
+ * Which documents to parse. Documents whose top-level `kind:` line shows a kind outside `parse` are not parsed
+ * (`skippableKind`): they count as documents but give no resource and no syntax error. Those of a `defer` kind are
+ * kept as `DeferredDocument`s, parsed only if a rule asks the model for that kind.
  */
-export function parseResources(file: SourceFile, limits?: Partial<Limits>): ParsedFile {
+export interface KindPlan {
+  parse: ReadonlySet<string>;
+  defer?: ReadonlySet<string>;
+}
+
+/** A document left unparsed that a rule may still ask for (`parseDeferred`). */
+export interface DeferredDocument {
+  kind: string;
+  file: SourceFile;
+  docIndex: number;
+  span: DocumentSpan;
+}
+
+/**
+ * @param limits document size, nesting depth and alias limits (defaults: `DEFAULT_LIMITS`).
+ * @param plan the kinds to parse and to defer; without it every document is parsed. Helm streams (`# Source:`
+ *   comments) are always parsed whole: their documents map to templates by position.
+ */
+export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?: KindPlan): ParsedFile {
   const resources: Resource[] = [];
   const diagnostics: ParseDiagnostic[] = [];
-  let stream;
+  const deferred: DeferredDocument[] = [];
+  const skip = plan && !hasSourceComments(file.text)
+    ? (span: DocumentSpan, docIndex: number) => {
+        const kind = skippableKind(file.text, span, plan.parse);
+        if (kind === undefined) return false;
+        if (plan.defer?.has(kind)) deferred.push({ kind, file, docIndex, span });
+        return true;
+      }
+    : undefined;
+  let stream: ParsedStream;
   try {
-    stream = parseStream(file.text, limits);
+    stream = parseStream(file.text, limits, skip);
   } catch (error) {
     // Not expected: parseStream measures documents before composing them. Still, a file never stops the run.
     diagnostics.push({
@@ -93,9 +131,8 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>): Pars
       message: `cannot parse ${file.path}: ${firstLine(String((error as Error)?.message ?? error))}`,
       location: { file: file.path, region: regionOf(file, 0, 0) },
     });
-    return { resources, diagnostics, documents: [] };
+    return { resources, diagnostics, documents: [], documentCount: 0, skipped: 0, deferred: [] };
   }
-  const { documents, limited, stats } = stream;
   for (const error of stream.streamErrors.slice(0, 1)) {
     const [start, end] = error.pos;
     diagnostics.push({
@@ -104,41 +141,68 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>): Pars
       location: { file: file.path, region: regionOf(file, start, Math.max(end, start + 1)) },
     });
   }
-  documents.forEach((doc, docIndex) => {
-    const limit = limited.get(docIndex);
-    if (limit) {
-      diagnostics.push({
-        ruleId: 'pvlint/limit',
-        message: `document ${docIndex + 1}: ${limit.message}`,
-        location: { file: file.path, region: regionOf(file, limit.offset, limit.offset + 1) },
-      });
-      return;
-    }
-    if (doc.errors.length > 0) {
-      const error = doc.errors[0];
-      const [start, end] = error.pos;
-      const source = file.text.slice(doc.range[0], doc.range[2] ?? doc.range[1]);
-      diagnostics.push({
-        ruleId: 'pvlint/parse',
-        message: `YAML syntax error in document ${docIndex + 1}: ${firstLine(error.message)}${templateHint(source)}; this document is not linted`,
-        location: { file: file.path, region: regionOf(file, start, Math.max(end, start + 1)) },
-      });
-      return;
-    }
-    if (!doc.contents) return;
-    const converted = documentToJS(doc, stats[docIndex], limits);
-    if (!('value' in converted)) {
-      const range = doc.contents.range ?? [0, 0];
-      diagnostics.push({
-        ruleId: 'limit' in converted ? 'pvlint/limit' : 'pvlint/parse',
-        message: `document ${docIndex + 1}${'limit' in converted ? `: ${converted.limit}` : ` cannot be read: ${firstLine(converted.error)}; this document is not linted`}`,
-        location: { file: file.path, region: regionOf(file, range[0], range[0]) },
-      });
-      return;
-    }
-    collect(file, docIndex, doc.contents as YamlNode, converted.value, resources);
+  let skipped = 0;
+  stream.documents.forEach((doc, docIndex) => {
+    if (doc === SKIPPED_DOCUMENT) skipped++;
+    else readDocument(file, doc, docIndex, stream.limited.get(docIndex), stream.stats[docIndex], limits, resources, diagnostics);
   });
-  return { resources, diagnostics, documents };
+  return { resources, diagnostics, documents: stream.documents, documentCount: stream.documents.length, skipped, deferred };
+}
+
+/**
+ * The resources of deferred documents, as `parseResources` would have made them. A document that does not parse
+ * gives none, silently: like any skipped document, its syntax errors are not reported (`--parse-all-documents` does).
+ */
+export function parseDeferred(documents: readonly DeferredDocument[], limits?: Partial<Limits>): Resource[] {
+  const resources: Resource[] = [];
+  for (const { file, docIndex, span } of documents) {
+    try {
+      const stream = parseSpan(file.text, limits, span);
+      const doc = stream.documents[0];
+      if (doc) readDocument(file, doc, docIndex, stream.limited.get(0), stream.stats[0], limits, resources, []);
+    } catch {
+      // As when parsing eagerly: one document never stops the run.
+    }
+  }
+  return resources;
+}
+
+/** One parsed document into resources or a diagnostic. */
+function readDocument(
+  file: SourceFile, doc: Document.Parsed, docIndex: number, limit: LimitProblem | undefined, stats: DocumentStats | undefined,
+  limits: Partial<Limits> | undefined, resources: Resource[], diagnostics: ParseDiagnostic[],
+): void {
+  if (limit) {
+    diagnostics.push({
+      ruleId: 'pvlint/limit',
+      message: `document ${docIndex + 1}: ${limit.message}`,
+      location: { file: file.path, region: regionOf(file, limit.offset, limit.offset + 1) },
+    });
+    return;
+  }
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0];
+    const [start, end] = error.pos;
+    const source = file.text.slice(doc.range[0], doc.range[2] ?? doc.range[1]);
+    diagnostics.push({
+      ruleId: 'pvlint/parse',
+      message: `YAML syntax error in document ${docIndex + 1}: ${firstLine(error.message)}${templateHint(source)}; this document is not linted`,
+      location: { file: file.path, region: regionOf(file, start, Math.max(end, start + 1)) },
+    });
+    return;
+  }
+  if (!doc.contents) return;
+  const converted = documentToJS(doc, stats, limits);
+  if (!('value' in converted)) {
+    const range = doc.contents.range ?? [0, 0];
+    diagnostics.push({
+      ruleId: 'limit' in converted ? 'pvlint/limit' : 'pvlint/parse',
+      message: `document ${docIndex + 1}${'limit' in converted ? `: ${converted.limit}` : ` cannot be read: ${firstLine(converted.error)}; this document is not linted`}`,
+      location: { file: file.path, region: regionOf(file, range[0], range[0]) },
+    });
+    return;
+  }
+  collect(file, docIndex, doc.contents as YamlNode, converted.value, resources);
 }
 
 function firstLine(message: string): string {

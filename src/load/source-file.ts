@@ -4,11 +4,21 @@ import path from 'node:path';
 import type { Region, SourceFile } from '../types.js';
 
 export function makeSourceFile(absPath: string, displayPath: string, text: string): SourceFile {
-  const lineCounter = new LineCounter();
-  // Feed line starts once; `yaml` would do it while parsing, but files we only locate in need it too.
-  lineCounter.addNewLine(0);
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
-  return { absPath, path: displayPath, text, lineCounter };
+  let lineCounter: LineCounter | undefined;
+  return {
+    absPath,
+    path: displayPath,
+    text,
+    // Built on first use: most files never get a finding, and the index of every line of every file is memory.
+    get lineCounter() {
+      if (!lineCounter) {
+        lineCounter = new LineCounter();
+        lineCounter.addNewLine(0);
+        for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
+      }
+      return lineCounter;
+    },
+  };
 }
 
 /** Repo-relative, forward-slash path of an absolute path (SARIF wants repo-root-relative URIs). */

@@ -8,6 +8,7 @@
 // Merge keys (`<<: *base`) are resolved, as kubectl's YAML reader (YAML 1.1) does. Documents keep their indices,
 // so a document skipped here still counts in `docIndex` (a placeholder without contents takes its place).
 import { Composer, Document, isMap, isPair, isScalar, isSeq, Parser, YAMLParseError, type CST, type Node as YamlNode } from 'yaml';
+import { splitDocuments, type DocumentSpan } from './document-scan.js';
 import { formatBytes, resolveLimits, type Limits } from './limits.js';
 
 export interface DocumentStats {
@@ -168,8 +169,49 @@ function checkDuplicateKeys(doc: Document.Parsed): void {
   }
 }
 
-/** Parses a stream into documents, refusing documents over the limits before they are composed. */
-export function parseStream(text: string, given?: Partial<Limits>): ParsedStream {
+/** The placeholder of a document the caller chose not to parse (`parseStream`'s `skip`): no contents, no errors. */
+export const SKIPPED_DOCUMENT: Document.Parsed = Object.freeze(Object.assign(new Document(null, COMPOSE_OPTIONS), { contents: null })) as unknown as Document.Parsed;
+
+/**
+ * Parses a stream into documents, refusing documents over the limits before they are composed.
+ *
+ * Documents are split at `---` lines first, as kubectl's reader does (`YAMLReader` in k8s.io/apimachinery
+ * pkg/util/yaml), and each is parsed on its own: an unclosed quote or bracket breaks its own document, not the ones
+ * after it, and a document `skip` rejects (the kind pre-scan) is never parsed (`SKIPPED_DOCUMENT` holds its place).
+ * A stream whose documents the text does not show (directives, `...` markers) is parsed as one.
+ */
+export function parseStream(text: string, given?: Partial<Limits>, skip?: (span: DocumentSpan, docIndex: number) => boolean): ParsedStream {
+  const split = splitDocuments(text);
+  if (!split) return parseSpan(text, given);
+  const result: ParsedStream = { documents: [], limited: new Map(), stats: [], streamErrors: [] };
+  for (const span of split.spans) {
+    const docIndex = result.documents.length;
+    if (skip?.(span, docIndex)) {
+      result.documents.push(SKIPPED_DOCUMENT);
+      result.stats.push({ offset: span.start, contentOffset: span.start, bytes: span.end - span.start, depth: 0, anchors: 0, aliases: 0 });
+      continue;
+    }
+    const one = parseSpan(text, given, span);
+    const doc = one.documents[0];
+    if (!doc) {
+      // A span with content always makes a document; if the parser disagrees, its error stands in for it.
+      const error = one.streamErrors[0] ?? new YAMLParseError([span.start, span.start + 1], 'UNEXPECTED_TOKEN', 'document could not be read');
+      const placeholderDoc = placeholder({ offset: span.start, contentOffset: span.start, bytes: span.end - span.start, depth: 0, anchors: 0, aliases: 0 }, error.message);
+      placeholderDoc.errors = [error];
+      result.documents.push(placeholderDoc);
+      result.stats.push(one.stats[0] ?? { offset: span.start, contentOffset: span.start, bytes: 0, depth: 0, anchors: 0, aliases: 0 });
+      continue;
+    }
+    result.documents.push(doc);
+    result.stats.push(one.stats[0]);
+    const limit = one.limited.get(0);
+    if (limit) result.limited.set(docIndex, { ...limit, docIndex });
+  }
+  return result;
+}
+
+/** Parses `text` as one stream, or with `span` only that part of it (positions stay offsets in `text`). */
+export function parseSpan(text: string, given?: Partial<Limits>, span?: DocumentSpan): ParsedStream {
   const limits = resolveLimits(given);
   const documents: Document.Parsed[] = [];
   const stats: DocumentStats[] = [];
@@ -182,7 +224,13 @@ export function parseStream(text: string, given?: Partial<Limits>): ParsedStream
     documents.push(doc);
     stats.push(s);
   };
-  for (const token of new Parser().parse(text)) {
+  const parser = new Parser();
+  let source = text;
+  if (span) {
+    parser.offset = span.start;
+    source = text.slice(span.start, span.end);
+  }
+  for (const token of parser.parse(source)) {
     if (token.type === 'document') {
       const s = scanDocument(token, limits);
       const message = limitMessage(s, limits);

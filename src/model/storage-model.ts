@@ -57,6 +57,11 @@ export interface ModelOptions {
   meshDefaults?: MeshDefaults;
   /** Facts from configuration: StorageClasses that exist in the cluster, Kubernetes version, driver capabilities. */
   cluster?: ClusterFacts;
+  /**
+   * Kinds left unparsed by the kind pre-scan that a rule may still read, each with the function that parses its
+   * documents: called on the first `ofKind` of that kind. Only kinds the model does not index itself.
+   */
+  deferred?: ReadonlyMap<string, () => readonly Resource[]>;
 }
 
 export function isDefaultClass(storageClass: Resource): boolean {
@@ -84,7 +89,8 @@ export class StorageModel {
   readonly kubernetesVersion: KubernetesVersion | undefined;
   /** Driver capability overrides from configuration; driverCapabilities() applies them while rules run. */
   readonly driverOverrides: readonly DriverOverride[];
-  readonly resources: readonly Resource[];
+  private all: readonly Resource[];
+  private readonly deferred: Map<string, () => readonly Resource[]>;
   readonly templates: readonly PodTemplate[];
   readonly defaultClasses: readonly Resource[];
 
@@ -116,7 +122,8 @@ export class StorageModel {
     this.meshDefaults = options.meshDefaults ?? {};
     this.kubernetesVersion = parseKubernetesVersion(options.cluster?.kubernetesVersion);
     this.driverOverrides = options.cluster?.drivers ?? [];
-    this.resources = resources;
+    this.all = resources;
+    this.deferred = new Map(options.deferred ?? []);
     const templates: PodTemplate[] = [];
     for (const resource of resources) {
       push(this.byKind, resource.kind, resource);
@@ -197,12 +204,28 @@ export class StorageModel {
     return resource.namespace ?? this.defaultNamespace;
   }
 
+  /** Every resource of the scope (deferred kinds once a rule has asked for them). */
+  get resources(): readonly Resource[] {
+    return this.all;
+  }
+
   ofKind(kind: string): readonly Resource[] {
+    if (this.deferred.has(kind)) this.materialize(kind);
     return this.byKind.get(kind) ?? [];
   }
 
+  /** Whether the scope holds the kind (for a deferred kind: a document says so, parsed or not). */
   hasKind(kind: string): boolean {
-    return this.byKind.has(kind);
+    return this.byKind.has(kind) || this.deferred.has(kind);
+  }
+
+  private materialize(kind: string): void {
+    const load = this.deferred.get(kind)!;
+    this.deferred.delete(kind);
+    const loaded = load();
+    if (loaded.length === 0) return;
+    this.all = [...this.all, ...loaded];
+    for (const resource of loaded) push(this.byKind, resource.kind, resource);
   }
 
   private absent<T>(): Lookup<T> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { diagnostic } from '../engine/diagnostic.js';
 import { firstLineRegion, makeSourceFile } from '../load/source-file.js';
 import { DEFAULT_LIMITS, formatBytes, type Limits } from '../load/limits.js';
-import { parseResources } from '../load/parse-resources.js';
+import { parseResources, type KindPlan } from '../load/parse-resources.js';
 import { attachHelmLocators } from './helm-stream.js';
 import { runCommand } from './process.js';
 import { cleanRendererMessage, type RenderedScope } from './rendered-scope.js';
@@ -22,6 +22,9 @@ export interface HelmRenderOptions {
   cache: SourceCache;
   /** Output size and document limits (defaults: DEFAULT_LIMITS). */
   limits?: Partial<Limits>;
+  /** Which output documents to parse (see `parseResources`); all when undefined. Nothing is deferred: rendered
+   * objects get their locators as they are read. */
+  kinds?: KindPlan;
 }
 
 function chartLocation(cache: SourceCache, dir: string): SourceLocation {
@@ -53,9 +56,9 @@ export async function renderChart(dir: string, options: HelmRenderOptions): Prom
   }
   if (result.status !== 'ok') return fail(`helm template failed for ${name}: ${cleanRendererMessage(result.stderr, [[`${cache.root}/`, '']])}`);
   const output = makeSourceFile(`${dir}#rendered`, `${name} (rendered by helm)`, result.stdout);
-  const parsed = parseResources(output, options.limits);
+  const parsed = parseResources(output, options.limits, options.kinds);
   scope.output = output;
-  scope.documents = parsed.documents.length;
+  scope.documents = parsed.documentCount;
   for (const d of parsed.diagnostics) scope.diagnostics.push(diagnostic('pvlint/render', `${name}: helm output does not parse: ${d.message}`, chartLocation(cache, dir), 'error', [name]));
   // Every `# Source:` of this stream names this chart (or its subcharts under charts/).
   attachHelmLocators(cache, output, parsed.documents, parsed.resources, () => dir);

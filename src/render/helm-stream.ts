@@ -10,7 +10,8 @@ import type { Resource, SourceFile } from '../types.js';
 const SOURCE = /^#\s*Source:\s*(\S.*?)\s*$/gm;
 
 export function hasSourceComments(text: string): boolean {
-  return /^#\s*Source:\s*\S/m.test(text);
+  // The substring test first: a multi-line regular expression over every byte of every file is not free.
+  return text.includes('Source:') && /^#\s*Source:\s*\S/m.test(text);
 }
 
 /**

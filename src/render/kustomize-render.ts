@@ -6,7 +6,7 @@ import path from 'node:path';
 import { diagnostic } from '../engine/diagnostic.js';
 import { firstLineRegion, makeSourceFile } from '../load/source-file.js';
 import { DEFAULT_LIMITS, formatBytes, type Limits } from '../load/limits.js';
-import { parseResources } from '../load/parse-resources.js';
+import { parseResources, type KindPlan } from '../load/parse-resources.js';
 import { kustomizationFileIn, loadKustomization } from './kustomization.js';
 import { kustomizeLocator } from './kustomize-locate.js';
 import { takeOrigin } from './origin.js';
@@ -23,6 +23,9 @@ export interface KustomizeRenderOptions {
   cache: SourceCache;
   /** Output size and document limits (defaults: DEFAULT_LIMITS). */
   limits?: Partial<Limits>;
+  /** Which output documents to parse (see `parseResources`); all when undefined. Nothing is deferred: rendered
+   * objects get their locators as they are read. */
+  kinds?: KindPlan;
 }
 
 function rootLocation(cache: SourceCache, dir: string): SourceLocation {
@@ -74,9 +77,9 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
     // Origins are relative to the wrapper and between real paths; map them back into the user's (logical) tree.
     const toUserPath = (p: string) => path.join(dir, path.relative(realDir, path.resolve(wrapper, p)));
     const output = makeSourceFile(`${dir}#rendered`, `${name} (rendered by kustomize)`, result.stdout);
-    const parsed = parseResources(output, options.limits);
+    const parsed = parseResources(output, options.limits, options.kinds);
     scope.output = output;
-    scope.documents = parsed.documents.length;
+    scope.documents = parsed.documentCount;
     for (const d of parsed.diagnostics) scope.diagnostics.push(diagnostic('pvlint/render', `${name}: kustomize output does not parse: ${d.message}`, rootLocation(cache, dir), 'error', [name]));
     for (const resource of parsed.resources) {
       const origin = takeOrigin(resource.object);

@@ -34,6 +34,8 @@ export interface RenderSettings {
   concurrency?: number;
   /** Render output size and document limits (defaults: DEFAULT_LIMITS). */
   limits?: Partial<Limits>;
+  /** Parse only output documents of these kinds (see `parseResources`); all when undefined. */
+  relevantKinds?: ReadonlySet<string>;
 }
 
 export interface RenderOutcome {
@@ -124,7 +126,7 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
     limit,
     (job) =>
       job.kind === 'kustomize'
-        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, timeoutMs, cache, limits: settings.limits })
+        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, timeoutMs, cache, limits: settings.limits, kinds: settings.relevantKinds && { parse: settings.relevantKinds } })
         : renderChart(job.dir, {
             command: commands.helm!,
             values: [...(settings.helmChartSettings?.(job.dir)?.values ?? []), ...values],
@@ -133,6 +135,7 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
             timeoutMs,
             cache,
             limits: settings.limits,
+            kinds: settings.relevantKinds && { parse: settings.relevantKinds },
           }),
     (done, job) => settings.onProgress?.(done, runnable.length, cache.displayPath(job.dir)),
   );

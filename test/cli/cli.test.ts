@@ -42,7 +42,7 @@ spec:
 `;
 const NOTE_ONLY = WRONG_NAMESPACE.replace('claimName: data', 'claimName: elsewhere');
 const BROKEN_YAML = `apiVersion: v1
-kind: ConfigMap
+kind: PersistentVolumeClaim
 metadata:
   name: x
  data: [unclosed
@@ -64,6 +64,20 @@ cli('an error-level finding exits 1, and the text report names file, line, rule 
   assert.match(run.stdout, /pod-missing-pvc/);
   assert.match(run.stdout, /fix/i);
   assert.not.match(run.stdout, /\u001b\[/);
+});
+
+cli('a syntax error in a kind no rule reads is reported only with --parse-all-documents', () => {
+  const dir = tempTree({ 'ok.yaml': CLEAN, 'dashboards.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: board}\ndata: {board.json: [unclosed\n' });
+  const quick = runPvlint(['-f', 'json', '.'], { cwd: dir });
+  assert.is(quick.code, 0, quick.stderr);
+  const quickReport = JSON.parse(quick.stdout);
+  assert.is(quickReport.findings.length, 0);
+  assert.is(quickReport.summary.documents, 3);
+  const full = runPvlint(['-f', 'json', '--parse-all-documents', '.'], { cwd: dir });
+  assert.is(full.code, 1, full.stderr);
+  const fullReport = JSON.parse(full.stdout);
+  assert.equal(fullReport.findings.map((f: any) => `${f.ruleId} ${f.location.file}:${f.location.startLine}`), ['pvlint/parse dashboards.yaml:5']);
+  assert.is(fullReport.summary.documents, 3);
 });
 
 cli('--fail-level decides whether a note fails the run', () => {

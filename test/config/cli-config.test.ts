@@ -22,7 +22,7 @@ spec:
           persistentVolumeClaim:
             claimName: elsewhere
 `;
-const BROKEN = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n data: [unclosed\n';
+const BROKEN = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: x\n data: [unclosed\n';
 
 function json(args: string[], cwd: string) {
   const run = runPvlint(['--format', 'json', ...args], { cwd });

@@ -96,6 +96,15 @@ function key(f: Finding): string {
   return `${f.ruleId}|${f.severity}|${f.location.file}:${r.startLine}:${r.startColumn}-${r.endLine}:${r.endColumn}|${f.message}`;
 }
 
+/**
+ * `key`, except that a syntax or limit finding is identified by its document: parsed alone, a document with an
+ * unclosed quote is reported where its text ends, parsed with the next one where that one starts.
+ */
+function scanKey(f: Finding): string {
+  if (f.ruleId !== 'pvlint/parse' && f.ruleId !== 'pvlint/limit') return key(f);
+  return `${f.ruleId}|${f.location.file}|${/document \d+/.exec(f.message)?.[0] ?? f.message}`;
+}
+
 /** What an independent reader says about the bytes: unreadable, unparsable, or fine. */
 function oracle(bytes: Buffer): 'unreadable' | 'unparsable' | 'fine' {
   if (bytes.includes(0) || !isUtf8(bytes) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return 'unreadable';
@@ -131,8 +140,8 @@ export class CaseChecker {
     if (this.baseline.length < 3) throw new Error(`the good directory should have findings, got ${this.baseline.length}`);
   }
 
-  private lint(paths: string[]): Promise<LintResult> {
-    return lint({ paths, cwd: this.workDir, root: this.workDir });
+  private lint(paths: string[], parseAllDocuments = false): Promise<LintResult> {
+    return lint({ paths, cwd: this.workDir, root: this.workDir, parseAllDocuments });
   }
 
   async check(index: number, bytes: Buffer): Promise<{ failures: string[]; ms: number; verdict: ReturnType<typeof oracle> }> {
@@ -159,10 +168,21 @@ export class CaseChecker {
       const r = f.location.region;
       if (f.location.file === INPUT && (r.startLine < 1 || r.startLine > lineCount + 1 || r.startColumn < 1 || r.endLine < r.startLine)) failures.push(`finding outside the file: ${key(f)}`);
     }
-    const own = result.findings.filter((f) => f.location.file === INPUT);
+    // The kind pre-scan skips documents of kinds no rule reads, syntax errors and all; with parseAllDocuments every
+    // document is parsed. The two runs may differ only by syntax and limit findings of skipped documents.
+    const full = await this.lint(['good', INPUT], true).catch((error) => error as Error);
+    if (full instanceof Error) return { failures: [...failures, `lint({ parseAllDocuments }) threw: ${full.stack ?? full.message}`], ms, verdict: oracle(bytes) };
+    const fullKeys = new Set(full.findings.map(scanKey));
+    const defaultKeys = new Set(result.findings.map(scanKey));
+    for (const k of defaultKeys) if (!fullKeys.has(k)) failures.push(`a finding only with the kind pre-scan: ${k}`);
+    for (const f of full.findings) {
+      if (!defaultKeys.has(scanKey(f)) && f.ruleId !== 'pvlint/parse' && f.ruleId !== 'pvlint/limit') failures.push(`the kind pre-scan lost a finding: ${key(f)}`);
+    }
+    if (full.stats.documents !== result.stats.documents) failures.push(`document counts differ: ${result.stats.documents} with the pre-scan, ${full.stats.documents} without`);
+    const own = full.findings.filter((f) => f.location.file === INPUT);
     const verdict = oracle(bytes);
     if (verdict === 'unreadable' && !own.some((f) => f.ruleId === 'pvlint/read')) failures.push('unreadable input without a pvlint/read finding');
-    if (verdict === 'unparsable' && !own.some((f) => ['pvlint/parse', 'pvlint/limit', 'pvlint/read'].includes(f.ruleId))) failures.push('unparsable input without a pvlint/parse or pvlint/limit finding');
+    if (verdict === 'unparsable' && !own.some((f) => ['pvlint/parse', 'pvlint/limit', 'pvlint/read'].includes(f.ruleId))) failures.push('unparsable input without a pvlint/parse or pvlint/limit finding (parseAllDocuments)');
     if (this.orderEvery > 0 && index % this.orderEvery === 0) {
       const reversed = await this.lint([INPUT, 'good']).catch((error) => error as Error);
       if (reversed instanceof Error) failures.push(`lint() threw with the arguments reversed: ${reversed.message}`);

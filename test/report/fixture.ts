@@ -47,11 +47,11 @@ spec:
 `;
 
 export const BROKEN_YAML = `apiVersion: v1
-kind: ConfigMap
+kind: PersistentVolumeClaim
 metadata:
   name: settings
-data:
-  key: [unclosed
+spec:
+  accessModes: [unclosed
 `;
 
 export const STDIN_YAML = `apiVersion: v1

@@ -1,0 +1,31 @@
+// Which kinds a run has to parse: what the storage model indexes, what the shape check validates and what review
+// mode compares are parsed up front; the other kinds the active rules declare (`meta.kinds`: a ConfigMap a subPath
+// rule may look at, a Service the mesh rule may look at) are deferred: parsed only if a rule asks the model for them.
+// Every other document is skipped by the kind pre-scan (src/load/document-scan.ts) unless it carries a marker that
+// changes results.
+import type { KindPlan } from '../load/parse-resources.js';
+import { MODEL_KINDS } from '../model/storage-model.js';
+import { CHANGE_RULES } from '../registry.js';
+import { SHAPE_SCHEMAS } from './shape-check.js';
+import type { RuleModule } from '../types.js';
+
+/**
+ * The plan for a run with these rules, or undefined when every document must be parsed: a rule that declares no
+ * kinds (a custom rule may) reads whatever it finds in the model.
+ */
+export function kindPlan(rules: readonly RuleModule[]): KindPlan | undefined {
+  const parse = new Set<string>([...MODEL_KINDS, ...Object.keys(SHAPE_SCHEMAS)]);
+  for (const rule of CHANGE_RULES) for (const kind of rule.meta.kinds) parse.add(kind);
+  const defer = new Set<string>();
+  for (const rule of rules) {
+    if (rule.meta.kinds.length === 0) return undefined;
+    for (const kind of rule.meta.kinds) if (!parse.has(kind)) defer.add(kind);
+  }
+  return { parse, defer };
+}
+
+/** Every kind the rules may read, parsed or deferred (undefined: all kinds). */
+export function relevantKinds(rules: readonly RuleModule[]): ReadonlySet<string> | undefined {
+  const plan = kindPlan(rules);
+  return plan && new Set([...plan.parse, ...(plan.defer ?? [])]);
+}

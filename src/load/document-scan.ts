@@ -1,0 +1,108 @@
+// The cheap pre-scan that lets pvlint parse only the documents its rules read: split a file into YAML documents at
+// `---` lines (as the `yaml` library does) and read each document's top-level `kind:` line as text. It answers
+// "skip" only when it is sure: a document whose structure the text does not show (flow style, tags, anchors on the
+// kind, merge keys, two `kind:` lines, a list at the top) is always parsed. A file it cannot split with certainty
+// (directives, `...` document-end markers) is parsed whole.
+
+export interface DocumentSpan {
+  /** Offset of the document's first character (its `---` line, or 0 for a first document without one). */
+  start: number;
+  /** Offset just past its last character (the next `---`, or the end of the text). */
+  end: number;
+}
+
+export interface ScannedFile {
+  /** One span per document, in the order (and count) the YAML parser produces them. */
+  spans: DocumentSpan[];
+}
+
+/** A line that starts a new document: `---` followed by white space or the end of the line. */
+const DOCUMENT_START = /^---(?=[ \t\r\n]|$)/gm;
+/** What the line-based split cannot follow: directives (`%YAML`) and document-end markers (`...`). */
+const UNSPLITTABLE = /^(?:%|\.\.\.(?:[ \t\r\n]|$))/m;
+/** Any line with something other than white space and a comment. */
+const CONTENT = /^[ \t]*[^#\s]/m;
+
+/**
+ * The documents of a YAML stream as text spans, or undefined when only the parser can tell where they are.
+ * Equivalent to `parseAllDocuments(text).length` documents with the same boundaries (test/load/document-scan.test.ts
+ * checks it on every example and fixture file).
+ */
+export function splitDocuments(text: string): ScannedFile | undefined {
+  if (UNSPLITTABLE.test(text)) return undefined;
+  const spans: DocumentSpan[] = [];
+  let start = 0;
+  let first = true;
+  for (DOCUMENT_START.lastIndex = 0; ;) {
+    const match = DOCUMENT_START.exec(text);
+    if (match === null) break;
+    // The text before the first `---` is a document only when it holds content (comments alone belong to the next).
+    if (!first || CONTENT.test(text.slice(start, match.index))) spans.push({ start, end: match.index });
+    first = false;
+    start = match.index;
+  }
+  if (!first || CONTENT.test(text.slice(start))) spans.push({ start, end: text.length });
+  return { spans };
+}
+
+const KIND_LINE = /^kind[ \t]*:(.*)$/gm;
+/** A plain or quoted kind name, then nothing but an optional comment. */
+const KIND_VALUE = /^[ \t]*(["']?)([A-Za-z][A-Za-z0-9]*)\1[ \t]*(?:#.*)?\r?$/;
+/** The first line with content must be a plain top-level key: then the document is a block map. */
+const FIRST_CONTENT = /^[ \t]*[^#\s\r].*$/m;
+/** A top-level line the simple reading above does not cover. */
+const UNUSUAL_TOP_LEVEL = /^["'?&!*{[|>@`%]/m;
+const PLAIN_KEY_LINE = /^[A-Za-z_][\w./-]*[ \t]*:(?:[ \t\r]|$)/;
+
+/**
+ * The document's top-level kind when the text shows it unambiguously (`''`: a block map without a top-level `kind`,
+ * so not a Kubernetes object); undefined when only parsing the document can tell.
+ */
+export function scanKind(text: string, span: DocumentSpan): string | undefined {
+  let body = text.slice(span.start, span.end);
+  if (body.startsWith('---')) {
+    const lineEnd = body.indexOf('\n');
+    const rest = lineEnd === -1 ? body.slice(3) : body.slice(3, lineEnd);
+    // `--- !tag`, `--- {` or `--- value`: the document starts on the marker line.
+    if (!/^[ \t]*(?:#.*)?\r?$/.test(rest)) return undefined;
+    body = lineEnd === -1 ? '' : body.slice(lineEnd + 1);
+  }
+  const firstContent = FIRST_CONTENT.exec(body);
+  if (!firstContent || !PLAIN_KEY_LINE.test(firstContent[0])) return undefined;
+  // A merge key can bring fields from an anchor, and a quoted, explicit (`? kind`), anchored or tagged key at the top
+  // level can be `kind` without a `kind:` line: the text then does not show the whole object.
+  if (body.includes('<<') || UNUSUAL_TOP_LEVEL.test(body)) return undefined;
+  let kind: string | undefined;
+  let lines = 0;
+  for (KIND_LINE.lastIndex = 0; ;) {
+    const match = KIND_LINE.exec(body);
+    if (match === null) break;
+    if (++lines > 1) return undefined;
+    kind = KIND_VALUE.exec(match[1])?.[2];
+    if (kind === undefined) return undefined;
+  }
+  // No top-level `kind:` line in a plain block map: not a Kubernetes object, whatever else it holds.
+  return kind ?? '';
+}
+
+/**
+ * Text that makes a document matter whatever its kind: suppression annotations (an unused one is reported), and
+ * the Argo CD / Flux markers and applications that decide which GitOps tool manages the objects next to them.
+ */
+const ALWAYS_READ = /pvlint\.dev\/|argoproj\.io|fluxcd\.io/;
+
+/**
+ * The kind of a document that can be skipped without changing any result (`''` for a map without a kind): its kind
+ * is visible, not relevant, not a list, and the document carries no marker some other object's finding depends on.
+ * Undefined when the document must be parsed.
+ */
+export function skippableKind(text: string, span: DocumentSpan, relevantKinds: ReadonlySet<string>): string | undefined {
+  const kind = scanKind(text, span);
+  if (kind === undefined || relevantKinds.has(kind) || kind.endsWith('List')) return undefined;
+  if (kind === '') return kind;
+  return ALWAYS_READ.test(text.slice(span.start, span.end)) ? undefined : kind;
+}
+
+export function canSkip(text: string, span: DocumentSpan, relevantKinds: ReadonlySet<string>): boolean {
+  return skippableKind(text, span, relevantKinds) !== undefined;
+}
