@@ -9,7 +9,10 @@ import { checkShapes } from './engine/shape-check.js';
 import { Suppressor, type SuppressionEntry } from './engine/suppress.js';
 import { discover, findRepoRoot } from './load/discover.js';
 import { resolveLimits, type Limits } from './load/limits.js';
-import { parseDeferred, parseResources, type DeferredDocument } from './load/parse-resources.js';
+import { parseDeferred, type DeferredDocument, type KindPlan } from './load/parse-resources.js';
+import { parserStamp, parseWithCache, recordShapeResults } from './cache/cached-parse.js';
+import { LintCache } from './cache/lint-cache.js';
+import { pvlintVersion } from './version.js';
 import { readManifest, type ReadBudget } from './load/read-source.js';
 import { makeSourceFile, toDisplayPath } from './load/source-file.js';
 import type { ClusterFacts } from './model/cluster-facts.js';
@@ -54,6 +57,11 @@ export interface LintOptions {
    * document (a ConfigMap's too), at the cost of parsing documents no rule looks at.
    */
   parseAllDocuments?: boolean;
+  /**
+   * Directory of the `--cache`: parsed files (by a hash of their text) and Kustomize outputs (by a hash of every
+   * file the build reads) are kept there between runs. No cache when undefined.
+   */
+  cacheLocation?: string;
   /** Follow symbolic links that lead out of the repository (each target is still read once). */
   followSymlinks?: boolean;
   /** Called as each render finishes; the CLI shows it on a TTY. */
@@ -121,6 +129,8 @@ export interface LintResult {
   stats: { files: number; documents: number; resources: number };
   /** With `--base`: what the working tree was compared with (set by `lintWithBase`). */
   review?: ReviewSummary;
+  /** With a cache: entries found and not found, and why the cache could not be written (if it could not). */
+  cache?: { location: string; hits: number; misses: number; writeError?: string };
 }
 
 export interface ReviewSummary {
@@ -164,6 +174,17 @@ function originFiles(resources: readonly Resource[]): number {
   return new Set(resources.map((r) => r.origin?.file?.absPath ?? r.file.absPath)).size;
 }
 
+/** Everything besides a file's text that decides what parsing it gives: a cache made under another is not used. */
+function cacheContext(plan: KindPlan | undefined, limits: Limits): string {
+  return JSON.stringify({
+    pvlint: pvlintVersion(),
+    code: parserStamp(),
+    parse: plan ? [...plan.parse].sort() : 'all',
+    defer: plan?.defer ? [...plan.defer].sort() : [],
+    limits,
+  });
+}
+
 /** For each deferred kind, how to parse its documents. */
 function deferredLoaders(documents: readonly DeferredDocument[], limits: Limits): Map<string, () => Resource[]> {
   const byKind = new Map<string, DeferredDocument[]>();
@@ -192,6 +213,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // some rule may look at are parsed when it does.
   const plan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
   const renderKinds = plan && new Set([...plan.parse, ...(plan.defer ?? [])]);
+  const lintCache = options.cacheLocation === undefined ? undefined : LintCache.open(path.resolve(cwd, options.cacheLocation), cacheContext(plan, limits));
   // Discovery first, for every argument: the Kustomize roots and charts it finds render (child processes) while the
   // loose manifests are read and parsed below. Findings keep their order: each argument's, then the renders'.
   const inputs: [string, Awaited<ReturnType<typeof discover>>][] = [];
@@ -202,7 +224,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     input.kustomizations.forEach((dir) => kustomizations.add(dir));
     input.charts.forEach((dir) => charts.add(dir));
   }
-  const rendering = renderAll(cache, [...kustomizations], [...charts], { ...options, relevantKinds: renderKinds }, cwd);
+  const rendering = renderAll(cache, [...kustomizations], [...charts], { ...options, relevantKinds: renderKinds, lintCache }, cwd);
   // Awaited after the loose manifests; until then a rejection must not count as unhandled.
   rendering.catch(() => undefined);
   for (const [argument, input] of inputs) {
@@ -220,7 +242,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // come before parse problems, as they always have.
     const parseFindings: Finding[] = [];
     const take = (file: SourceFile) => {
-      const parsed = parseResources(file, limits, plan);
+      const parsed = parseWithCache(file, limits, plan, lintCache);
       documents += parsed.documentCount;
       let scope = loose;
       if (hasSourceComments(file.text)) {
@@ -281,6 +303,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   for (const s of scopes) {
     // Fields with a type the API cannot decode are findings of their own; rules see the objects without them.
     const shaped = await checkShapes(s.resources, s.name);
+    if (lintCache) recordShapeResults(s.resources, shaped.clean);
     let model: StorageModel;
     try {
       model = new StorageModel(shaped.resources, {
@@ -306,6 +329,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     options.onScope?.({ name: s.name, kind: s.kind, model, findings: split.kept });
   }
   findings.push(...suppressor.unused());
+  const cacheWriteError = lintCache?.save();
   const merged = mergeFindings(findings);
   return {
     findings: merged,
@@ -318,5 +342,6 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       documents,
       resources: scopes.reduce((n, s) => n + s.resources.length, 0),
     },
+    ...(lintCache ? { cache: { location: lintCache.directory, hits: lintCache.hits, misses: lintCache.misses, ...(cacheWriteError ? { writeError: cacheWriteError } : {}) } } : {}),
   };
 }

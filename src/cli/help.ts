@@ -24,6 +24,9 @@ Options:
       --follow-symlinks            follow symbolic links that lead out of the repository (each target once)
       --parse-all-documents        parse every document, also those of kinds no rule reads (reports their YAML
                                    syntax errors too; slower on repos full of CRDs and dashboards)
+      --cache                      reuse what earlier runs parsed and rendered for files that did not change
+                                   (kept in node_modules/.cache/pvlint at the repository root)
+      --cache-location <dir>       keep the cache there instead (implies --cache)
       --helm-values <file>         values file for every helm template (repeatable)
       --helm-release <name>        release name for helm template (default: release-name)
       --helm-namespace <ns>        release namespace for helm template (default: default)

@@ -9,7 +9,7 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import { schemaReference, starterConfig } from '../config/starter.js';
 import { rulePageText } from '../docs/rule-page.js';
 import { rulesJson, rulesTextTable } from '../docs/rules-table.js';
-import { UsageError } from '../load/discover.js';
+import { findRepoRoot, UsageError } from '../load/discover.js';
 import { GraphCollector } from '../graph/collect.js';
 import { graphOptionsProblem, writeGraph } from '../graph/command.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from '../registry.js';
@@ -42,6 +42,8 @@ const OPTIONS = {
   'enable-helm': { type: 'boolean' },
   'follow-symlinks': { type: 'boolean' },
   'parse-all-documents': { type: 'boolean' },
+  cache: { type: 'boolean' },
+  'cache-location': { type: 'string' },
   config: { type: 'string', short: 'c' },
   'no-config': { type: 'boolean' },
   'show-suppressed': { type: 'boolean' },
@@ -137,6 +139,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       enableHelm: values['enable-helm'] || configured?.enableHelm,
       followSymlinks: values['follow-symlinks'],
       parseAllDocuments: values['parse-all-documents'],
+      cacheLocation: values.cache || values['cache-location'] !== undefined
+        ? values['cache-location'] ?? path.join(await findRepoRoot(io.cwd), 'node_modules', '.cache', 'pvlint')
+        : undefined,
       helmChartSettings: configured?.helmChartSettings,
       cluster: configured?.cluster,
       suppressions: configured?.suppressions,

@@ -65,6 +65,13 @@ export function isShapeRejected(resource: Resource): boolean {
   return rejected.has(resource);
 }
 
+/** Objects an earlier run validated without a problem (`--cache`): not validated again. */
+const knownClean = new WeakSet<Resource>();
+
+export function markShapeClean(resource: Resource): void {
+  knownClean.add(resource);
+}
+
 /** A storage size with no unit and below 1 MiB: almost certainly meant as Gi or Mi. */
 function unitlessBytes(value: unknown): number | undefined {
   let n: number;
@@ -217,6 +224,8 @@ export interface ShapeResult {
   /** The resources as rules should see them: sanitised copies where a field had the wrong type. */
   resources: Resource[];
   findings: Finding[];
+  /** The resources given that have no shape problem at all. */
+  clean: Set<Resource>;
 }
 
 /**
@@ -224,12 +233,19 @@ export interface ShapeResult {
  * happen) is passed through unchanged.
  */
 export async function checkShapes(resources: readonly Resource[], scope: string): Promise<ShapeResult> {
-  if (!resources.some((r) => Object.prototype.hasOwnProperty.call(SHAPE_SCHEMAS, r.kind))) return { resources: [...resources], findings: [] };
+  const needsCheck = (r: Resource) => Object.prototype.hasOwnProperty.call(SHAPE_SCHEMAS, r.kind) && !knownClean.has(r);
+  if (!resources.some(needsCheck)) return { resources: [...resources], findings: [], clean: new Set(resources) };
   validators ??= loadValidators();
   const validatorFor = await validators;
   const findings: Finding[] = [];
   const out: Resource[] = [];
+  const clean = new Set<Resource>();
   for (const resource of resources) {
+    if (!needsCheck(resource)) {
+      out.push(resource);
+      clean.add(resource);
+      continue;
+    }
     let validate: ValidateFunction | undefined;
     let valid = true;
     try {
@@ -240,6 +256,7 @@ export async function checkShapes(resources: readonly Resource[], scope: string)
     }
     if (valid || !validate?.errors) {
       out.push(resource);
+      clean.add(resource);
       continue;
     }
     const { issues, booleans } = issuesOf(resource, validate.errors);
@@ -273,5 +290,5 @@ export async function checkShapes(resources: readonly Resource[], scope: string)
       });
     });
   }
-  return { resources: out, findings };
+  return { resources: out, findings, clean };
 }

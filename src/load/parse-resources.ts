@@ -26,6 +26,8 @@ export interface ParsedFile {
   skipped: number;
   /** The skipped documents of a deferred kind. */
   deferred: DeferredDocument[];
+  /** Where each document is in the text, when the stream was split at `---` lines (what the cache records). */
+  spans?: readonly DocumentSpan[];
 }
 
 export function resourceId(kind: string, namespace: string | undefined, name: string): string {
@@ -49,11 +51,15 @@ function scalarText(value: unknown): string | undefined {
   return undefined;
 }
 
-function makeResource(file: SourceFile, docIndex: number, node: YamlNode, object: any): Resource | undefined {
+/**
+ * A Resource for an object of a document. `node` may be a function: the YAML node is then made on first use (a
+ * cached object has no node until a finding needs its position).
+ */
+export function makeResource(file: SourceFile, docIndex: number, node: YamlNode | (() => YamlNode), object: any): Resource {
   const metadata = object.metadata !== null && typeof object.metadata === 'object' && !Array.isArray(object.metadata) ? object.metadata : undefined;
   const name = scalarText(metadata?.name) ?? scalarText(metadata?.generateName) ?? '';
   const namespace = metadata?.namespace != null ? scalarText(metadata.namespace) : undefined;
-  return {
+  const resource = {
     id: resourceId(object.kind, namespace, name),
     apiVersion: object.apiVersion,
     kind: object.kind,
@@ -62,23 +68,80 @@ function makeResource(file: SourceFile, docIndex: number, node: YamlNode, object
     object,
     file,
     docIndex,
-    node,
+    node: node as YamlNode,
   };
+  if (typeof node === 'function') {
+    let made: YamlNode | undefined;
+    Object.defineProperty(resource, 'node', { enumerable: true, configurable: true, get: () => (made ??= node()) });
+  }
+  return resource;
+}
+
+/**
+ * A copy of `resource` with some fields replaced. Unlike `{ ...resource }` it does not read `node`: a node made on
+ * first use stays unmade (and shared) until a finding needs it.
+ */
+export function deriveResource(resource: Resource, fields: Partial<Omit<Resource, 'node'>>): Resource {
+  return Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(resource)), fields) as Resource;
+}
+
+/** For an item of a `kind: List` document, the indices down its (nested) `items`. */
+const ITEM_PATHS = new WeakMap<Resource, readonly number[]>();
+
+export function itemPathOf(resource: Resource): readonly number[] {
+  return ITEM_PATHS.get(resource) ?? [];
 }
 
 /** `kind: List` and `*List` kinds carry their objects in `items`; unwrap them, nested lists too. */
-function collect(file: SourceFile, docIndex: number, node: YamlNode, object: any, out: Resource[], depth = 0): void {
+function collect(file: SourceFile, docIndex: number, node: YamlNode, object: any, out: Resource[], items: readonly number[] = []): void {
   if (!isKubernetesObject(object)) return;
-  if (/List$/.test(object.kind) && Array.isArray(object.items) && depth < 8) {
+  if (/List$/.test(object.kind) && Array.isArray(object.items) && items.length < 8) {
     const itemsNode = isMap(node) ? (node.get('items', true) as YamlNode | undefined) : undefined;
     object.items.forEach((item: unknown, i: number) => {
       const itemNode = itemsNode && isSeq(itemsNode) ? (itemsNode.items[i] as YamlNode | undefined) : undefined;
-      collect(file, docIndex, itemNode ?? node, item, out, depth + 1);
+      collect(file, docIndex, itemNode ?? node, item, out, [...items, i]);
     });
     return;
   }
   const resource = makeResource(file, docIndex, node, object);
-  if (resource) out.push(resource);
+  if (items.length > 0) ITEM_PATHS.set(resource, items);
+  out.push(resource);
+}
+
+const LAZY_POSITIONS = process.env.PVLINT_LAZY === '1';
+
+function makeNodeLazy(resource: Resource, file: SourceFile, span: DocumentSpan, limits: Partial<Limits> | undefined): void {
+  const items = itemPathOf(resource);
+  let made: YamlNode | undefined;
+  Object.defineProperty(resource, 'node', { enumerable: true, configurable: true, get: () => (made ??= reparsedNode(file, span, items, limits)) });
+}
+
+/** Document nodes parsed again for positions, per file and document start. */
+const REPARSED = new WeakMap<SourceFile, Map<number, YamlNode | null>>();
+
+/**
+ * The node of an object whose document was parsed and then let go: the document is parsed again (once per file and
+ * document) from the same text, so positions are those of the first parse.
+ */
+export function reparsedNode(file: SourceFile, span: DocumentSpan, items: readonly number[], limits: Partial<Limits> | undefined): YamlNode {
+  let nodes = REPARSED.get(file);
+  if (!nodes) REPARSED.set(file, (nodes = new Map()));
+  if (!nodes.has(span.start)) nodes.set(span.start, (parseSpan(file.text, limits, span).documents[0]?.contents as YamlNode | null | undefined) ?? null);
+  const root = nodes.get(span.start);
+  if (!root) throw new Error(`pvlint: document at offset ${span.start} of ${file.path} did not parse again`);
+  return itemNode(root, items);
+}
+
+/** The node of a List item, by its item path, inside a document's root node (the root when the path fails). */
+export function itemNode(root: YamlNode, items: readonly number[]): YamlNode {
+  let node = root;
+  for (const i of items) {
+    const list = isMap(node) ? (node.get('items', true) as YamlNode | undefined) : undefined;
+    const next = list && isSeq(list) ? (list.items[i] as YamlNode | undefined) : undefined;
+    if (!next) return node;
+    node = next;
+  }
+  return node;
 }
 
 /** Go template markers outside a chart's templates: the file is a template, not a manifest. */
@@ -113,7 +176,8 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   const resources: Resource[] = [];
   const diagnostics: ParseDiagnostic[] = [];
   const deferred: DeferredDocument[] = [];
-  const skip = plan && !hasSourceComments(file.text)
+  const helm = hasSourceComments(file.text);
+  const skip = plan && !helm
     ? (span: DocumentSpan, docIndex: number) => {
         const kind = skippableKind(file.text, span, plan.parse);
         if (kind === undefined) return false;
@@ -142,11 +206,19 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
     });
   }
   let skipped = 0;
+  // Helm streams keep their documents: their locators map them to templates.
+  const lazy = LAZY_POSITIONS && !helm ? stream.spans : undefined;
   stream.documents.forEach((doc, docIndex) => {
-    if (doc === SKIPPED_DOCUMENT) skipped++;
-    else readDocument(file, doc, docIndex, stream.limited.get(docIndex), stream.stats[docIndex], limits, resources, diagnostics);
+    if (doc === SKIPPED_DOCUMENT) {
+      skipped++;
+      return;
+    }
+    const first = resources.length;
+    readDocument(file, doc, docIndex, stream.limited.get(docIndex), stream.stats[docIndex], limits, resources, diagnostics);
+    // Positions are needed for the few objects with a finding: let the parsed document go, parse it again then.
+    if (lazy) for (let k = first; k < resources.length; k++) makeNodeLazy(resources[k], file, lazy[docIndex], limits);
   });
-  return { resources, diagnostics, documents: stream.documents, documentCount: stream.documents.length, skipped, deferred };
+  return { resources, diagnostics, documents: stream.documents, documentCount: stream.documents.length, skipped, deferred, spans: stream.spans };
 }
 
 /**

@@ -39,6 +39,8 @@ export interface ParsedStream {
   stats: DocumentStats[];
   /** Errors outside any document (a stream with no document at all). */
   streamErrors: YAMLParseError[];
+  /** Each document's place in the text, when the stream was split at `---` lines. */
+  spans?: DocumentSpan[];
 }
 
 const COMPOSE_OPTIONS = { uniqueKeys: false, merge: true, strict: false, logLevel: 'error', prettyErrors: false } as const;
@@ -183,7 +185,7 @@ export const SKIPPED_DOCUMENT: Document.Parsed = Object.freeze(Object.assign(new
 export function parseStream(text: string, given?: Partial<Limits>, skip?: (span: DocumentSpan, docIndex: number) => boolean): ParsedStream {
   const split = splitDocuments(text);
   if (!split) return parseSpan(text, given);
-  const result: ParsedStream = { documents: [], limited: new Map(), stats: [], streamErrors: [] };
+  const result: ParsedStream = { documents: [], limited: new Map(), stats: [], streamErrors: [], spans: split.spans };
   for (const span of split.spans) {
     const docIndex = result.documents.length;
     if (skip?.(span, docIndex)) {

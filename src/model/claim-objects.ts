@@ -85,7 +85,7 @@ export function claimObjectsOf(model: StorageModel): readonly ClaimObject[] {
 export function asClaimResource(claim: ClaimObject, name = claim.claimName): Resource {
   if (claim.origin === 'pvc' && name === claim.resource.name) return claim.resource;
   const workload = claim.resource;
-  return {
+  const resource = {
     id: `PersistentVolumeClaim/${claim.namespace}/${name}`,
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
@@ -94,9 +94,13 @@ export function asClaimResource(claim: ClaimObject, name = claim.claimName): Res
     object: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...claim.object, metadata: { ...(claim.object?.metadata ?? {}), name, namespace: claim.namespace } },
     file: workload.file,
     docIndex: workload.docIndex,
-    node: workload.node,
+    // The workload's node, made only when something locates in it (a cached workload has none until then).
+    get node() {
+      return workload.node;
+    },
     ...(workload.origin ? { origin: workload.origin } : {}),
   };
+  return resource;
 }
 
 /** How many PVCs a template creates at once, when the workload says: StatefulSet replicas, 1 for a Pod; undefined otherwise. */

@@ -1,6 +1,7 @@
 // The claim behind a pod volume, whichever way the pod spec names it: a PersistentVolumeClaim in the bundle (the
 // definition closest to the workload), a StatefulSet claim template, or a generic ephemeral volume's template — with
 // the same storage facts (access modes, volume mode, driver, attach) for all three.
+import { deriveResource } from '../load/parse-resources.js';
 import type { JsonPath, Resource } from '../types.js';
 import { claimDefinitionIndex, claimStorage, closestDefinition, type ClaimStorage } from './claims.js';
 import type { PodVolumeRef } from './mounts.js';
@@ -27,14 +28,13 @@ export interface ResolvedClaim {
  * first ordinal, so a pre-created PV reserved for it is found).
  */
 export function storageOfEmbeddedClaim(model: StorageModel, owner: Resource, instanceName: string, object: any): ClaimStorage {
-  const pseudo: Resource = {
-    ...owner,
+  const pseudo = deriveResource(owner, {
     id: `PersistentVolumeClaim/${owner.namespace ?? ''}/${instanceName}`,
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
     name: instanceName,
     object: object ?? {},
-  };
+  });
   return claimStorage(model, pseudo);
 }
 

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { diagnostic } from '../engine/diagnostic.js';
 import { firstLineRegion, makeSourceFile } from '../load/source-file.js';
 import { DEFAULT_LIMITS, formatBytes, type Limits } from '../load/limits.js';
-import { parseResources, type KindPlan } from '../load/parse-resources.js';
+import { parseWithCache } from '../cache/cached-parse.js';
+import type { LintCache } from '../cache/lint-cache.js';
+import { kustomizeRenderKey } from '../cache/render-key.js';
+import type { KindPlan } from '../load/parse-resources.js';
 import { kustomizationFileIn, loadKustomization } from './kustomization.js';
 import { kustomizeLocator } from './kustomize-locate.js';
 import { takeOrigin } from './origin.js';
@@ -26,6 +29,10 @@ export interface KustomizeRenderOptions {
   /** Which output documents to parse (see `parseResources`); all when undefined. Nothing is deferred: rendered
    * objects get their locators as they are read. */
   kinds?: KindPlan;
+  /** `--cache`: the output of a build whose inputs have not changed is reused (see src/cache/render-key.ts). */
+  lintCache?: LintCache;
+  /** The command is pvlint's own choice, not configured (only then are renders cached). */
+  defaultCommand?: boolean;
 }
 
 function rootLocation(cache: SourceCache, dir: string): SourceLocation {
@@ -59,7 +66,12 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
     }
     const argv = [...options.command, wrapped ? wrapper : realDir, ...(options.enableHelm ? ['--enable-helm'] : [])];
     const maxOutputBytes = options.limits?.maxRenderOutputBytes ?? DEFAULT_LIMITS.maxRenderOutputBytes;
-    const result = await runCommand(argv, { cwd: wrapper, timeoutMs: options.timeoutMs, maxOutputBytes });
+    const renderKey = options.lintCache
+      ? kustomizeRenderKey(cache, { dir: realDir, command: options.command, enableHelm: options.enableHelm, defaultCommand: options.defaultCommand ?? false })
+      : undefined;
+    const cached = renderKey ? options.lintCache!.get<string>('render', renderKey) : undefined;
+    const result = cached !== undefined ? { status: 'ok' as const, stdout: cached, stderr: '' } : await runCommand(argv, { cwd: wrapper, timeoutMs: options.timeoutMs, maxOutputBytes });
+    if (renderKey && cached === undefined && result.status === 'ok') options.lintCache!.set('render', renderKey, result.stdout);
     if (result.status === 'missing') return { ...scope, missing: true };
     if (result.status === 'too-large') {
       return fail(`${options.command.join(' ')} printed more than ${formatBytes(maxOutputBytes)} for ${name} and was stopped (maxRenderOutputBytes); a kustomization that generates without end, or raise the limit`);
@@ -77,7 +89,7 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
     // Origins are relative to the wrapper and between real paths; map them back into the user's (logical) tree.
     const toUserPath = (p: string) => path.join(dir, path.relative(realDir, path.resolve(wrapper, p)));
     const output = makeSourceFile(`${dir}#rendered`, `${name} (rendered by kustomize)`, result.stdout);
-    const parsed = parseResources(output, options.limits, options.kinds);
+    const parsed = parseWithCache(output, options.limits, options.kinds, options.lintCache);
     scope.output = output;
     scope.documents = parsed.documentCount;
     for (const d of parsed.diagnostics) scope.diagnostics.push(diagnostic('pvlint/render', `${name}: kustomize output does not parse: ${d.message}`, rootLocation(cache, dir), 'error', [name]));

@@ -12,6 +12,7 @@ import { kustomizationFileIn } from './kustomization.js';
 import { renderKustomization } from './kustomize-render.js';
 import { mapPool } from './pool.js';
 import type { RenderedScope } from './rendered-scope.js';
+import type { LintCache } from '../cache/lint-cache.js';
 import type { SourceCache } from './source-cache.js';
 import type { Finding, SourceLocation } from '../types.js';
 
@@ -36,6 +37,8 @@ export interface RenderSettings {
   limits?: Partial<Limits>;
   /** Parse only output documents of these kinds (see `parseResources`); all when undefined. */
   relevantKinds?: ReadonlySet<string>;
+  /** `--cache`: Kustomize outputs by a hash of their inputs, parsed outputs by a hash of their text. */
+  lintCache?: LintCache;
 }
 
 export interface RenderOutcome {
@@ -126,7 +129,7 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
     limit,
     (job) =>
       job.kind === 'kustomize'
-        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, timeoutMs, cache, limits: settings.limits, kinds: settings.relevantKinds && { parse: settings.relevantKinds } })
+        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, timeoutMs, cache, limits: settings.limits, kinds: settings.relevantKinds && { parse: settings.relevantKinds }, lintCache: settings.lintCache, defaultCommand: settings.kustomizeCommand === undefined })
         : renderChart(job.dir, {
             command: commands.helm!,
             values: [...(settings.helmChartSettings?.(job.dir)?.values ?? []), ...values],

@@ -1,0 +1,111 @@
+// The `--cache` store: what parsing a file's text gave (by a hash of the text) and what rendering a Kustomize root
+// printed (by a hash of every file it reads), kept between runs in one file. A cache written by another pvlint
+// version, for other rules' kinds or other limits is ignored whole; an entry is found only by the hash of exactly
+// the content it was made from, so a changed file can never be answered from a stale entry.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+
+const FORMAT = 1;
+const FILE_NAME = 'cache.bin';
+/** An entry not used in this many runs is dropped (a repo's deleted files must not grow the cache forever). */
+const KEEP_RUNS = 5;
+
+interface Stored {
+  format: number;
+  context: string;
+  run: number;
+  /** Entries are serialised on their own, so a run deserialises only those it uses. */
+  entries: Map<string, { run: number; data: Uint8Array }>;
+}
+
+export function contentHash(text: string | Uint8Array): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+export class LintCache {
+  private readonly entries: Map<string, { run: number; data: Uint8Array }>;
+  private readonly run: number;
+  /** Parsed files and renders found in the cache, and not found, in this run. */
+  hits = 0;
+  misses = 0;
+
+  private constructor(
+    readonly directory: string,
+    readonly file: string,
+    private readonly context: string,
+    stored: Stored | undefined,
+  ) {
+    this.entries = stored?.entries ?? new Map();
+    this.run = (stored?.run ?? 0) + 1;
+  }
+
+  /**
+   * Opens the cache in `directory` for a run with this `context` (pvlint version, kinds, limits: anything that
+   * changes what an entry would hold). A missing, unreadable, corrupt or foreign cache starts empty.
+   */
+  static open(directory: string, context: string): LintCache {
+    const file = path.join(directory, FILE_NAME);
+    let stored: Stored | undefined;
+    try {
+      const value = deserialize(readFileSync(file)) as Stored;
+      if (value?.format === FORMAT && value.context === context && value.entries instanceof Map && Number.isInteger(value.run)) stored = value;
+    } catch {
+      stored = undefined;
+    }
+    return new LintCache(directory, file, context, stored);
+  }
+
+  get<T>(kind: string, key: string): T | undefined {
+    const counted = kind === 'parse' || kind === 'render';
+    const entry = this.entries.get(`${kind}:${key}`);
+    let value: T | undefined;
+    if (entry) {
+      try {
+        value = deserialize(entry.data) as T;
+        entry.run = this.run;
+      } catch {
+        this.entries.delete(`${kind}:${key}`);
+      }
+    }
+    if (counted && value !== undefined) this.hits++;
+    else if (counted) this.misses++;
+    return value;
+  }
+
+  /** Stores a copy of `value` (serialised now: later changes to the object do not reach the cache). */
+  set(kind: string, key: string, value: unknown): void {
+    try {
+      this.entries.set(`${kind}:${key}`, { run: this.run, data: serialize(value) });
+    } catch {
+      // A value that cannot be serialised is simply not cached.
+    }
+  }
+
+  /**
+   * Writes the cache (to a temporary file, then renamed: a concurrent run reads the old or the new one, never half).
+   * Returns the error message when it could not be written; the lint result does not depend on it.
+   */
+  private readonly saveHooks: (() => void)[] = [];
+
+  /** Runs `hook` just before the cache is written (for entries that grow during the run). */
+  onSave(hook: () => void): void {
+    this.saveHooks.push(hook);
+  }
+
+  save(): string | undefined {
+    for (const hook of this.saveHooks) hook();
+    for (const [key, entry] of this.entries) if (this.run - entry.run >= KEEP_RUNS) this.entries.delete(key);
+    const stored: Stored = { format: FORMAT, context: this.context, run: this.run, entries: this.entries };
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(path.dirname(this.file), { recursive: true });
+      writeFileSync(temporary, serialize(stored));
+      renameSync(temporary, this.file);
+      return undefined;
+    } catch (error) {
+      return String((error as Error)?.message ?? error);
+    }
+  }
+}
