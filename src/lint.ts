@@ -62,6 +62,11 @@ export interface LintOptions {
    * file the build reads) are kept there between runs. No cache when undefined.
    */
   cacheLocation?: string;
+  /**
+   * Past this many bytes read in one run, parsed documents are let go once their objects are read, and parsed again
+   * only to locate a finding (default 32 MiB): memory stays bounded on large repos, small ones keep their nodes.
+   */
+  lazyPositionsAfterBytes?: number;
   /** Follow symbolic links that lead out of the repository (each target is still read once). */
   followSymlinks?: boolean;
   /** Called as each render finishes; the CLI shows it on a TTY. */
@@ -209,6 +214,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const charts = new Set<string>();
   const limits = resolveLimits(options.limits);
   const budget: ReadBudget = { limits, used: 0 };
+  const lazyAfter = options.lazyPositionsAfterBytes ?? 32 * 1024 * 1024;
   // Documents of other kinds are not parsed (the kind pre-scan reads their `kind:` line as text); those of kinds only
   // some rule may look at are parsed when it does.
   const plan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
@@ -242,7 +248,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // come before parse problems, as they always have.
     const parseFindings: Finding[] = [];
     const take = (file: SourceFile) => {
-      const parsed = parseWithCache(file, limits, plan, lintCache);
+      const parsed = parseWithCache(file, limits, plan, lintCache, budget.used > lazyAfter);
       documents += parsed.documentCount;
       let scope = loose;
       if (hasSourceComments(file.text)) {

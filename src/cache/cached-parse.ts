@@ -111,16 +111,16 @@ export function recordShapeResults(resources: readonly Resource[], clean: Readon
   }
 }
 
-export function parseWithCache(file: SourceFile, limits: Partial<Limits> | undefined, plan: KindPlan | undefined, cache: LintCache | undefined): ParsedFile {
+export function parseWithCache(file: SourceFile, limits: Partial<Limits> | undefined, plan: KindPlan | undefined, cache: LintCache | undefined, lazyPositions = false): ParsedFile {
   // Helm streams map documents to templates through the parsed documents themselves: always parsed.
-  if (!cache || hasSourceComments(file.text)) return parseResources(file, limits, plan);
+  if (!cache || hasSourceComments(file.text)) return parseResources(file, limits, plan, lazyPositions);
   const key = contentHash(file.text);
   const hit = cache.get<CachedParse>('parse', key);
   let parsed: ParsedFile;
   if (hit) {
     parsed = rebuild(file, hit, limits);
   } else {
-    parsed = parseResources(file, limits, plan);
+    parsed = parseResources(file, limits, plan, lazyPositions);
     const entry = toEntry(file, parsed);
     if (!entry) return parsed;
     cache.set('parse', key, entry);

@@ -108,8 +108,6 @@ function collect(file: SourceFile, docIndex: number, node: YamlNode, object: any
   out.push(resource);
 }
 
-const LAZY_POSITIONS = process.env.PVLINT_LAZY === '1';
-
 function makeNodeLazy(resource: Resource, file: SourceFile, span: DocumentSpan, limits: Partial<Limits> | undefined): void {
   const items = itemPathOf(resource);
   let made: YamlNode | undefined;
@@ -171,8 +169,10 @@ export interface DeferredDocument {
  * @param limits document size, nesting depth and alias limits (defaults: `DEFAULT_LIMITS`).
  * @param plan the kinds to parse and to defer; without it every document is parsed. Helm streams (`# Source:`
  *   comments) are always parsed whole: their documents map to templates by position.
+ * @param lazyPositions let each parsed document go once its objects are read; an object's YAML node is made by
+ *   parsing its document again when something locates in it (same positions, less memory, a parse per finding).
  */
-export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?: KindPlan): ParsedFile {
+export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?: KindPlan, lazyPositions = false): ParsedFile {
   const resources: Resource[] = [];
   const diagnostics: ParseDiagnostic[] = [];
   const deferred: DeferredDocument[] = [];
@@ -207,7 +207,7 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   }
   let skipped = 0;
   // Helm streams keep their documents: their locators map them to templates.
-  const lazy = LAZY_POSITIONS && !helm ? stream.spans : undefined;
+  const lazy = lazyPositions && !helm ? stream.spans : undefined;
   stream.documents.forEach((doc, docIndex) => {
     if (doc === SKIPPED_DOCUMENT) {
       skipped++;

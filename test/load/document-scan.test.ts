@@ -205,6 +205,21 @@ test('lint() finds the same with and without the kind pre-scan (examples and hos
   }
 });
 
+test('letting parsed documents go (lazy positions) changes no finding and no position', async () => {
+  for (const dir of ['examples', 'test/hostile/fixtures', 'test/fixtures']) {
+    const options = { paths: [dir], cwd: PROJECT_ROOT, skipMissingRenderers: true };
+    const [eager, lazy] = await Promise.all([lint(options), lint({ ...options, lazyPositionsAfterBytes: 0 })]);
+    assert.ok(eager.findings.length > 0, dir);
+    assert.is(JSON.stringify(lazy.findings), JSON.stringify(eager.findings), dir);
+    assert.is(JSON.stringify(lazy.suppressed), JSON.stringify(eager.suppressed), dir);
+  }
+  const text = 'apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: PersistentVolumeClaim\n    metadata: {name: a}\n---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv}\n';
+  const file = makeSourceFile('/x/l.yaml', 'l.yaml', text);
+  const eager = parseResources(file, undefined, { parse: KINDS });
+  const lazy = parseResources(file, undefined, { parse: KINDS }, true);
+  assert.equal(lazy.resources.map((r) => r.node.range), eager.resources.map((r) => r.node.range));
+});
+
 test('a subPath into an immutable ConfigMap still reads the (deferred) ConfigMap', async () => {
   const { mkdtempSync, writeFileSync } = await import('node:fs');
   const os = await import('node:os');
