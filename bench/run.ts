@@ -3,7 +3,7 @@
 // peak RSS from `/usr/bin/time`, else from the child's own report); contenders alternate round-robin
 // within each repetition, and the table shows medians.
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -52,6 +52,10 @@ interface Contender {
   description: string;
   command: string;
   run: () => Promise<Sample>;
+  /** Untimed, once before the first repetition (e.g. priming a cache); returns a note for the results when it failed. */
+  prepare?: () => Promise<string | undefined>;
+  /** Contenders that run whenever this one runs (`--contenders`): the denominators of its targets. */
+  companions?: string[];
   /** Set after a timeout, an out-of-memory or a first run slower than --slow: no more repetitions. */
   stopped?: boolean;
 }
@@ -83,6 +87,7 @@ if (opts.help) {
   --only LIST        inputs, comma-separated: ${ALL_INPUTS.join(',')} (default: all)
   --contenders LIST  only contenders whose name contains one of these words, comma-separated (e.g. peer,pvlint)
                      the reference (floor B' / node -e 0) always runs, so ratios stay defined
+                     (cache: the two --cache contenders, with pvlint (text), the denominator of their target)
   --reps N           repetitions per contender (default 5)
   --seed N           generator seed (default 42)
   --timeout S        per-run timeout in seconds (default 600)
@@ -113,7 +118,25 @@ for (const input of inputs) {
 
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'pvlint-bench-run-'));
-process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+/** Files a contender has changed for one run (path -> original bytes, journal): put back on exit, whatever ended the run. */
+const touched = new Map<string, { original: Buffer; journal: string }>();
+function restoreTouched(): void {
+  for (const [file, { original, journal }] of touched) {
+    try {
+      writeFileSync(file, original);
+      rmSync(journal, { force: true });
+    } catch {
+      /* nothing more to do on the way out */
+    }
+  }
+  touched.clear();
+}
+process.on('exit', () => {
+  restoreTouched();
+  rmSync(scratch, { recursive: true, force: true });
+});
+// Ctrl-C / kill: leave through 'exit', so the handler above runs. (A SIGKILL leaves a journal: see touchJournal.)
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) process.on(signal, () => process.exit(code));
 
 function log(message: string): void {
   process.stderr.write(`${message}\n`);
@@ -319,6 +342,7 @@ function syntheticRepo(label: string): { dir: string; info: RepoInfo; repo: Gene
   const documents = SIZES[label];
   const dir = path.join(opts.tmp!, `gen${GENERATOR_VERSION}-seed${opts.seed}-${label}`);
   const marker = path.join(dir, '.bench-repo.json');
+  recoverTouched(dir);
   if (!opts.regen && existsSync(marker)) {
     const repo = JSON.parse(readFileSync(marker, 'utf8')) as GeneratedRepo;
     log(`bench: ${label}: reusing ${dir}`);
@@ -354,10 +378,22 @@ interface InputResult {
 
 async function measure(name: string, dir: string, all: Contender[], reference: string, notes: string[], repo?: RepoInfo): Promise<InputResult> {
   const wanted = opts.contenders?.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
-  const contenders = wanted ? all.filter((c) => c.name === reference || wanted.some((w) => c.name.toLowerCase().includes(w))) : all;
+  const picked = wanted ? all.filter((c) => c.name === reference || wanted.some((w) => c.name.toLowerCase().includes(w))) : all;
+  const contenders = all.filter((c) => picked.includes(c) || picked.some((p) => p.companions?.includes(c.name)));
   const before = os.loadavg().map((n) => Math.round(n * 100) / 100);
   const samples = new Map<string, Sample[]>(contenders.map((c) => [c.name, []]));
   log(`bench: ${name}: ${contenders.length} contenders x ${reps} reps, round-robin`);
+  const width = Math.max(26, ...contenders.map((c) => c.name.length));
+  for (const c of contenders) {
+    if (!c.prepare) continue;
+    log(`  [prepare] ${c.name} (untimed)`);
+    const failure = await c.prepare();
+    if (failure) {
+      c.stopped = true;
+      notes.push(`${c.name}: not measured: ${failure}`);
+      log(`  [prepare] ${c.name}: ${failure}`);
+    }
+  }
   for (let rep = 0; rep < reps; rep++) {
     // Rotate the order each repetition so no contender always runs right after the same neighbour.
     const order = contenders.map((_, i) => contenders[(i + rep) % contenders.length]);
@@ -365,7 +401,7 @@ async function measure(name: string, dir: string, all: Contender[], reference: s
       if (c.stopped) continue;
       const sample = await c.run();
       samples.get(c.name)!.push(sample);
-      log(`  [${rep + 1}/${reps}] ${c.name.padEnd(26)} ${sample.status === 'ok' ? `${sample.seconds.toFixed(3)} s` : sample.status.toUpperCase()}${sample.cpuSeconds !== null ? `  cpu ${sample.cpuSeconds.toFixed(2)} s` : ''}${sample.rssMb !== null ? `  ${sample.rssMb} MB` : ''}${sample.note ? `  (${sample.note})` : ''}`);
+      log(`  [${rep + 1}/${reps}] ${c.name.padEnd(width)} ${sample.status === 'ok' ? `${sample.seconds.toFixed(3)} s` : sample.status.toUpperCase()}${sample.cpuSeconds !== null ? `  cpu ${sample.cpuSeconds.toFixed(2)} s` : ''}${sample.rssMb !== null ? `  ${sample.rssMb} MB` : ''}${sample.note ? `  (${sample.note})` : ''}`);
       if (sample.status === 'timeout' || sample.status === 'oom') c.stopped = true;
       else if (sample.seconds > slowSeconds && rep === 0) {
         c.stopped = true;
@@ -398,7 +434,118 @@ async function measure(name: string, dir: string, all: Contender[], reference: s
   return { name, path: dir, measuredAt: new Date().toISOString(), runOptions, reference, loadAverage: { before, after: os.loadavg().map((n) => Math.round(n * 100) / 100) }, repo, contenders: results, notes };
 }
 
-function repoContenders(dir: string, kindsFile: string, peerDir: string | undefined): Contender[] {
+/** Where the file a "1 file changed" run modifies is recorded with its original bytes, outside DIR, while it is modified. */
+function touchJournal(dir: string): string {
+  return `${dir}.bench-touched.json`;
+}
+
+/** Puts back a file a killed bench run (SIGKILL, power loss) left modified. */
+function recoverTouched(dir: string): void {
+  const journal = touchJournal(dir);
+  if (!existsSync(journal)) return;
+  const { file, original } = JSON.parse(readFileSync(journal, 'utf8')) as { file: string; original: string };
+  writeFileSync(file, Buffer.from(original, 'base64'));
+  rmSync(journal, { force: true });
+  log(`bench: restored ${file}, left modified by an interrupted run`);
+}
+
+const KUSTOMIZATION = /^(?:kustomization\.ya?ml|Kustomization)$/;
+
+/**
+ * The file the "1 file changed" contender modifies: the first sorted `*.yaml`/`*.yml` under DIR that is a plain
+ * manifest (top-level `apiVersion:` and `kind:`, not ending in a document marker), outside any `kustomize/` or
+ * `templates/` directory, any directory holding a kustomization or a `Chart.yaml` (at or above the file, up to DIR),
+ * and not named in a kustomization's list items: a change to it must invalidate its own parse and no render.
+ */
+function fileToTouch(dir: string): string | undefined {
+  const all = manifestFiles(dir);
+  const fenced = new Set<string>();
+  const referenced = new Set<string>();
+  for (const file of all) {
+    const base = path.basename(file);
+    if (base === 'Chart.yaml') fenced.add(path.dirname(file));
+    if (!KUSTOMIZATION.test(base)) continue;
+    fenced.add(path.dirname(file));
+    for (const match of readFileSync(file, 'utf8').matchAll(/^\s*-\s*(?:path:\s*)?['"]?([^'"\s#]+)/gm)) referenced.add(path.resolve(path.dirname(file), match[1]));
+  }
+  const inside = (file: string): boolean => {
+    for (let d = path.dirname(file); d.length >= dir.length; d = path.dirname(d)) {
+      if (fenced.has(d)) return true;
+      if (d === dir) break;
+    }
+    return false;
+  };
+  for (const file of all) {
+    if (!/\.ya?ml$/.test(file) || referenced.has(file) || inside(file)) continue;
+    const parts = path.relative(dir, file).split(path.sep);
+    if (parts.includes('kustomize') || parts.includes('templates')) continue;
+    const text = readFileSync(file, 'utf8');
+    if (!/^apiVersion:\s*\S/m.test(text) || !/^kind:\s*\S/m.test(text) || /^(?:---|\.\.\.)\s*$/.test(text.trimEnd().split('\n').pop() ?? '')) continue;
+    return file;
+  }
+  return undefined;
+}
+
+/** The cache contenders: a first run that writes the cache, and a repeat run with one file changed since the last. */
+function cacheContenders(label: string, dir: string, notes: string[]): Contender[] {
+  const coldDir = path.join(scratch, `cache-cold-${label}`);
+  const warmDir = path.join(scratch, `cache-warm-${label}`);
+  const argv = (cacheDir: string): string[] => [BIN, '--skip-missing-renderers', '--cache-location', cacheDir, dir];
+  const pvlint = (cacheDir: string): Promise<Sample> => runChild(process.execPath, argv(cacheDir), { okCodes: [0, 1], cwd: dir, stdout: 'null' });
+  const command = (cacheDir: string): string => `node ${argv(cacheDir).map(displayArg).join(' ')}`;
+  const list: Contender[] = [
+    {
+      name: 'pvlint --cache (cold)',
+      description: 'pvlint --cache-location on an empty cache (its directory deleted before each run, untimed): a first run that also writes the cache',
+      command: command(coldDir),
+      companions: ['pvlint (text)'],
+      run: () => {
+        rmSync(coldDir, { recursive: true, force: true });
+        return pvlint(coldDir);
+      },
+    },
+  ];
+  const file = fileToTouch(dir);
+  if (!file) {
+    notes.push('pvlint --cache (1 file changed): no plain manifest outside kustomize roots and charts to change: not measured');
+    return list;
+  }
+  const journal = touchJournal(dir);
+  const relative = path.relative(dir, file);
+  let touches = 0;
+  list.push({
+    name: 'pvlint --cache (1 file changed)',
+    description: `pvlint --cache-location on a cache primed once (untimed); before each run ${relative} gets a new comment line (\`# pvlint-bench touch N\`, N new every run), restored after it: the pre-commit case`,
+    companions: ['pvlint (text)'],
+    command: `${command(warmDir)}  (after appending \`# pvlint-bench touch N\` to ${relative})`,
+    prepare: async () => {
+      rmSync(warmDir, { recursive: true, force: true });
+      const sample = await pvlint(warmDir);
+      const usable = sample.status === 'ok' || (sample.status === 'error' && sample.exitCode === 2);
+      const cacheFile = path.join(warmDir, 'cache.bin');
+      if (usable && existsSync(cacheFile)) notes.push(`pvlint --cache: the primed cache.bin holds ${(statSync(cacheFile).size / 2 ** 20).toFixed(1)} MB (priming run ${sample.seconds.toFixed(2)} s)`);
+      return usable ? undefined : `the priming run failed (${sample.status}${sample.note ? `: ${sample.note}` : ''})`;
+    },
+    run: async () => {
+      const original = readFileSync(file);
+      const separator = original.length === 0 || original[original.length - 1] === 0x0a ? '' : '\n';
+      writeFileSync(journal, JSON.stringify({ file, original: original.toString('base64') }));
+      touched.set(file, { original, journal });
+      try {
+        writeFileSync(file, Buffer.concat([original, Buffer.from(`${separator}# pvlint-bench touch ${++touches}\n`)]));
+        return await pvlint(warmDir);
+      } finally {
+        writeFileSync(file, original);
+        touched.delete(file);
+        rmSync(journal, { force: true });
+      }
+    },
+  });
+  notes.push(`pvlint --cache (1 file changed): changes ${relative} (${readFileSync(file).length} bytes) before each run`);
+  return list;
+}
+
+function repoContenders(label: string, dir: string, kindsFile: string, peerDir: string | undefined, notes: string[]): Contender[] {
   const bench = (file: string): string => path.join(HERE, file);
   const list: Contender[] = [
     nodeContender('floor A (read + kind scan)', 'list the manifest files, read each, count top-level `kind:` lines', bench('floor-a.js'), [dir]),
@@ -411,6 +558,7 @@ function repoContenders(dir: string, kindsFile: string, peerDir: string | undefi
   list.push(
     nodeContender('pvlint (text)', 'pvlint end to end, process start to exit, text report to /dev/null', BIN, ['--skip-missing-renderers', dir], { okCodes: [0, 1], cwd: dir, stdout: 'null' }),
     nodeContender('pvlint (sarif)', 'pvlint end to end, SARIF report to /dev/null', BIN, ['--skip-missing-renderers', '-f', 'sarif', dir], { okCodes: [0, 1], cwd: dir, stdout: 'null' }),
+    ...cacheContenders(label, dir, notes),
   );
   return list;
 }
@@ -480,6 +628,11 @@ function targets(results: readonly InputResult[]): string[] {
     const kz = get(input, 'kustomize (sum)');
     const kzPv = get(input, 'pvlint (kustomize/ tree)') ?? pv;
     if (kz?.medianSeconds && kzPv.medianSeconds !== null) lines.push(`${input.name}: ${kzPv.name} / kustomize (sum) = ${(kzPv.medianSeconds / kz.medianSeconds).toFixed(2)} (target <= 0.75): ${kzPv.medianSeconds <= 0.75 * kz.medianSeconds ? 'met' : 'MISSED'}`);
+    const cold = get(input, 'pvlint --cache (cold)');
+    const changed = get(input, 'pvlint --cache (1 file changed)');
+    const cpuRatio = (c: ContenderResult): string => (c.medianCpuSeconds !== null && pv.medianCpuSeconds ? `${(c.medianCpuSeconds / pv.medianCpuSeconds).toFixed(2)}` : '-');
+    if (changed?.medianSeconds != null) lines.push(`${input.name}: pvlint --cache (1 file changed) / pvlint (text) = ${(changed.medianSeconds / pv.medianSeconds).toFixed(2)} wall, ${cpuRatio(changed)} CPU (target <= 0.25): ${changed.medianSeconds <= 0.25 * pv.medianSeconds ? 'met' : 'MISSED'}`);
+    if (cold?.medianSeconds != null) lines.push(`${input.name}: pvlint --cache (cold) / pvlint (text) = ${(cold.medianSeconds / pv.medianSeconds).toFixed(2)} wall, ${cpuRatio(cold)} CPU (writing the cache; no target)`);
     if (pv.peakRssMb && input.name === '100k') lines.push(`100k: pvlint peak RSS ${pv.peakRssMb} MB (target <= 1024): ${pv.peakRssMb <= 1024 ? 'met' : 'MISSED'}`);
   }
   const ten = results.find((r) => r.name === '10k');
@@ -547,25 +700,31 @@ async function main(): Promise<void> {
       continue;
     }
     let dir: string;
+    let recorded: string;
     let info: RepoInfo;
     let contenders: Contender[];
     if (input === 'corpus') {
-      dir = path.resolve(opts.corpus!);
-      if (!existsSync(dir)) {
-        log(`bench: corpus: ${dir} is absent: skipped`);
+      recorded = path.resolve(opts.corpus!);
+      if (!existsSync(recorded)) {
+        log(`bench: corpus: ${recorded} is absent: skipped`);
         continue;
       }
+      // Every corpus contender runs on a private copy: the cache contenders change a file, and the corpus is never
+      // written. All of them on the copy, so that they compare on the same paths.
+      dir = path.join(scratch, 'corpus');
+      cpSync(recorded, dir, { recursive: true, verbatimSymlinks: true });
+      notes.push(`corpus: every contender runs on a copy of ${recorded} in the bench's scratch directory (${dir}), made at the start of the input`);
       const files = manifestFiles(dir);
       const roots = await pvlintRoots(dir);
       info = { files: files.length, documents: null, bytes: files.reduce((n, f) => n + readFileSync(f).length, 0), kustomizeRoots: roots.length };
-      contenders = repoContenders(dir, kindsFile, peerDir);
+      contenders = repoContenders(input, dir, kindsFile, peerDir, notes);
       if (kustomize && roots.length > 0) contenders.push(kustomizeSum(roots, kustomize));
       notes.push('corpus: its Kustomize roots are rendered inside "pvlint (text)"/"(sarif)"; "kustomize (sum)" renders the same roots; roots with remote bases fail fast without network, in both');
     } else {
       const generated = syntheticRepo(input);
-      dir = generated.dir;
+      dir = recorded = generated.dir;
       info = generated.info;
-      contenders = repoContenders(dir, kindsFile, peerDir);
+      contenders = repoContenders(input, dir, kindsFile, peerDir, notes);
       if (kustomize && generated.repo.kustomizeRoots.length > 0) {
         contenders.push(
           kustomizeSum(generated.repo.kustomizeRoots, kustomize),
@@ -575,7 +734,7 @@ async function main(): Promise<void> {
     }
     // Warm the page cache once (floor A reads every file), untimed.
     await runChild(process.execPath, [path.join(HERE, 'floor-a.js'), dir]);
-    const result = await measure(input, dir, contenders, "floor B' (parse relevant)", notes, info);
+    const result = await measure(input, recorded, contenders, "floor B' (parse relevant)", notes, info);
     results.push(result);
     process.stdout.write(`\n${table([result])}`);
   }
