@@ -18,7 +18,7 @@ import { makeSourceFile, toDisplayPath } from './load/source-file.js';
 import type { ClusterFacts } from './model/cluster-facts.js';
 import { StorageModel } from './model/storage-model.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js';
-import { attachHelmLocators, findChart, hasSourceComments } from './render/helm-stream.js';
+import { attachHelmLocators, findChart } from './render/helm-stream.js';
 import { renderAll } from './render/render-all.js';
 import { SourceCache } from './render/source-cache.js';
 import type { Finding, Resource, SourceFile } from './types.js';
@@ -251,7 +251,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       const parsed = parseWithCache(file, limits, plan, lintCache, budget.used > lazyAfter);
       documents += parsed.documentCount;
       let scope = loose;
-      if (hasSourceComments(file.text)) {
+      if (parsed.helm) {
         const start = file.absPath === '<stdin>' ? cwd : path.dirname(file.absPath);
         const helm = attachHelmLocators(cache, file, parsed.documents, parsed.resources, (chart) => findChart(cache, start, chart, root));
         if (helm.mapped > 0) {

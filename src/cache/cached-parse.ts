@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { Limits } from '../load/limits.js';
 import { itemPathOf, makeResource, reparsedNode, parseResources, type KindPlan, type ParseDiagnostic, type ParsedFile } from '../load/parse-resources.js';
 import type { DocumentSpan } from '../load/document-scan.js';
-import { hasSourceComments } from '../render/helm-stream.js';
 import { markShapeClean } from '../engine/shape-check.js';
+import { hasSourceComments } from '../render/helm-stream.js';
 import { setPositionMemo, type PositionMemo } from '../locate/locate.js';
 import type { Region, Resource, SourceFile } from '../types.js';
 import { contentHash, type LintCache } from './lint-cache.js';
@@ -112,19 +112,26 @@ export function recordShapeResults(resources: readonly Resource[], clean: Readon
 }
 
 export function parseWithCache(file: SourceFile, limits: Partial<Limits> | undefined, plan: KindPlan | undefined, cache: LintCache | undefined, lazyPositions = false): ParsedFile {
-  // Helm streams map documents to templates through the parsed documents themselves: always parsed.
-  if (!cache || hasSourceComments(file.text)) return parseResources(file, limits, plan, lazyPositions);
+  if (!cache) return parseResources(file, limits, plan, lazyPositions);
   const key = contentHash(file.text);
-  const hit = cache.get<CachedParse>('parse', key);
+  // Helm streams are never stored (their documents map to templates through the parsed documents themselves): not a
+  // miss either. Checked only when there is no entry, so a warm run does not scan every text for `# Source:`.
+  if (!cache.has('parse', key) && hasSourceComments(file.text)) return parseResources(file, limits, plan, lazyPositions);
+  const hit = cache.get<CachedParse | EmptyParse>('parse', key);
   let parsed: ParsedFile;
+  if (isEmptyParse(hit)) return emptyParse(hit);
   if (hit) {
     parsed = rebuild(file, hit, limits);
   } else {
     parsed = parseResources(file, limits, plan, lazyPositions);
+    if (parsed.helm) return parsed;
     const entry = toEntry(file, parsed);
     if (!entry) return parsed;
-    cache.set('parse', key, entry);
+    const empty = entry.resources.length === 0 && entry.diagnostics.length === 0 && entry.deferred.length === 0;
+    cache.set('parse', key, empty ? ([entry.documentCount, entry.skipped] satisfies EmptyParse) : entry);
   }
+  // Most files hold no object a rule reads: nothing to remember about them.
+  if (parsed.resources.length === 0) return parsed;
   const memo = new FileMemo(cache, key);
   parsed.resources.forEach((resource, index) => {
     SLOTS.set(resource, { memo, index });
@@ -132,6 +139,17 @@ export function parseWithCache(file: SourceFile, limits: Partial<Limits> | undef
     if (memo.shapeClean[index] === true) markShapeClean(resource);
   });
   return parsed;
+}
+
+/** A file that gave nothing but a document count (most files of a repo): `[documentCount, skipped]`. */
+type EmptyParse = readonly [number, number];
+
+function isEmptyParse(value: CachedParse | EmptyParse | undefined): value is EmptyParse {
+  return Array.isArray(value);
+}
+
+function emptyParse([documentCount, skipped]: EmptyParse): ParsedFile {
+  return { resources: [], diagnostics: [], documents: [], documentCount, skipped, deferred: [], helm: false };
 }
 
 /** What to store; undefined when the result depends on more than the text (a message that names the file). */
@@ -162,5 +180,6 @@ function rebuild(file: SourceFile, entry: CachedParse, limits: Partial<Limits> |
     skipped: entry.skipped,
     deferred: entry.deferred.map((d) => ({ kind: d.kind, file, docIndex: d.docIndex, span: spans[d.docIndex] })),
     spans,
+    helm: false,
   };
 }

@@ -16,16 +16,21 @@ interface Stored {
   format: number;
   context: string;
   run: number;
-  /** Entries are serialised on their own, so a run deserialises only those it uses. */
-  entries: Map<string, { run: number; data: Uint8Array }>;
+  /**
+   * Entries are serialised on their own, so a run deserialises only those it uses; small immutable values (most
+   * files hold nothing a rule reads) are kept as they are, which is cheaper than a buffer each.
+   */
+  entries: Map<string, Entry>;
 }
+
+type Entry = { run: number; data: Uint8Array } | { run: number; inline: string | number | readonly number[] };
 
 export function contentHash(text: string | Uint8Array): string {
   return createHash('sha1').update(text).digest('hex');
 }
 
 export class LintCache {
-  private readonly entries: Map<string, { run: number; data: Uint8Array }>;
+  private readonly entries: Map<string, Entry>;
   private readonly run: number;
   /** Parsed files and renders found in the cache, and not found, in this run. */
   hits = 0;
@@ -57,13 +62,18 @@ export class LintCache {
     return new LintCache(directory, file, context, stored);
   }
 
+  /** Whether an entry exists (nothing is read or counted). */
+  has(kind: string, key: string): boolean {
+    return this.entries.has(`${kind}:${key}`);
+  }
+
   get<T>(kind: string, key: string): T | undefined {
     const counted = kind === 'parse' || kind === 'render';
     const entry = this.entries.get(`${kind}:${key}`);
     let value: T | undefined;
     if (entry) {
       try {
-        value = deserialize(entry.data) as T;
+        value = ('inline' in entry ? entry.inline : deserialize(entry.data)) as T;
         entry.run = this.run;
       } catch {
         this.entries.delete(`${kind}:${key}`);
@@ -76,6 +86,10 @@ export class LintCache {
 
   /** Stores a copy of `value` (serialised now: later changes to the object do not reach the cache). */
   set(kind: string, key: string, value: unknown): void {
+    if (typeof value === 'string' || typeof value === 'number' || (Array.isArray(value) && value.length <= 4 && value.every((v) => typeof v === 'number'))) {
+      this.entries.set(`${kind}:${key}`, { run: this.run, inline: Array.isArray(value) ? Object.freeze([...value]) : (value as string | number) });
+      return;
+    }
     try {
       this.entries.set(`${kind}:${key}`, { run: this.run, data: serialize(value) });
     } catch {

@@ -218,9 +218,11 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const kustomizationDirs = new Set<string>();
   const chartDirs = new Set<string>();
   const candidates: string[] = [];
+  // A walk that follows no link reaches each file once: real paths are needed only when links were followed.
+  const throughLinks = found.viaLink.length > 0 || linkedFiles.length > 0;
   for (const rel of [...found.files.sort(), ...[...found.viaLink, ...linkedFiles].sort()]) {
     const file = path.join(absolute, rel);
-    const real = realpathOrUndefined(file);
+    const real = throughLinks ? realpathOrUndefined(file) : undefined;
     if (real !== undefined) {
       if (seenReal.has(real)) continue;
       seenReal.add(real);

@@ -28,6 +28,8 @@ export interface ParsedFile {
   deferred: DeferredDocument[];
   /** Where each document is in the text, when the stream was split at `---` lines (what the cache records). */
   spans?: readonly DocumentSpan[];
+  /** The text is a `helm template` stream (`# Source:` comments): its documents map to templates. */
+  helm: boolean;
 }
 
 export function resourceId(kind: string, namespace: string | undefined, name: string): string {
@@ -195,7 +197,7 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
       message: `cannot parse ${file.path}: ${firstLine(String((error as Error)?.message ?? error))}`,
       location: { file: file.path, region: regionOf(file, 0, 0) },
     });
-    return { resources, diagnostics, documents: [], documentCount: 0, skipped: 0, deferred: [] };
+    return { resources, diagnostics, documents: [], documentCount: 0, skipped: 0, deferred: [], helm };
   }
   for (const error of stream.streamErrors.slice(0, 1)) {
     const [start, end] = error.pos;
@@ -218,7 +220,7 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
     // Positions are needed for the few objects with a finding: let the parsed document go, parse it again then.
     if (lazy) for (let k = first; k < resources.length; k++) makeNodeLazy(resources[k], file, lazy[docIndex], limits);
   });
-  return { resources, diagnostics, documents: stream.documents, documentCount: stream.documents.length, skipped, deferred, spans: stream.spans };
+  return { resources, diagnostics, documents: stream.documents, documentCount: stream.documents.length, skipped, deferred, spans: stream.spans, helm };
 }
 
 /**
