@@ -9,7 +9,9 @@ import { checkShapes } from './engine/shape-check.js';
 import { Suppressor, type SuppressionEntry } from './engine/suppress.js';
 import { discover, findRepoRoot } from './load/discover.js';
 import { resolveLimits, type Limits } from './load/limits.js';
-import { parseDeferred, type DeferredDocument, type KindPlan } from './load/parse-resources.js';
+import { parseDeferred, type DeferredDocument, type KindPlan, type ParsedFile } from './load/parse-resources.js';
+import { BatchParser } from './load/batch-parser.js';
+import { defaultWorkerCount, ParsePool, POOL_MIN_FILES } from './load/parse-pool.js';
 import { parserStamp, parseWithCache, recordShapeResults } from './cache/cached-parse.js';
 import { LintCache } from './cache/lint-cache.js';
 import { pvlintVersion } from './version.js';
@@ -67,6 +69,13 @@ export interface LintOptions {
    * only to locate a finding (default 32 MiB): memory stays bounded on large repos, small ones keep their nodes.
    */
   lazyPositionsAfterBytes?: number;
+  /**
+   * Worker threads that parse an argument with at least `POOL_MIN_FILES` manifest files (default: the cores, at most
+   * 4, none on one core); 0 parses everything on the main thread. The results are the same either way.
+   */
+  parseWorkers?: number;
+  /** How many manifest files an argument needs before workers parse it (default `POOL_MIN_FILES`, 12,000). */
+  parseWorkersMinFiles?: number;
   /** Follow symbolic links that lead out of the repository (each target is still read once). */
   followSymlinks?: boolean;
   /** Called as each render finishes; the CLI shows it on a TTY. */
@@ -215,6 +224,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const limits = resolveLimits(options.limits);
   const budget: ReadBudget = { limits, used: 0 };
   const lazyAfter = options.lazyPositionsAfterBytes ?? 32 * 1024 * 1024;
+  let pool: ParsePool | undefined;
   // Documents of other kinds are not parsed (the kind pre-scan reads their `kind:` line as text); those of kinds only
   // some rule may look at are parsed when it does.
   const plan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
@@ -247,8 +257,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // Each file is parsed as soon as it is read (its text can go once nothing refers to it); read problems still
     // come before parse problems, as they always have.
     const parseFindings: Finding[] = [];
-    const take = (file: SourceFile) => {
-      const parsed = parseWithCache(file, limits, plan, lintCache, budget.used > lazyAfter);
+    const take = (file: SourceFile, given?: ParsedFile) => {
+      const parsed = given ?? parseWithCache(file, limits, plan, lintCache, budget.used > lazyAfter);
       documents += parsed.documentCount;
       let scope = loose;
       if (parsed.helm) {
@@ -269,6 +279,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       for (const d of parsed.diagnostics) parseFindings.push(diagnostic(d.ruleId, d.message, d.location, 'error', [scope.name]));
     };
     if (input.stdin) take(makeSourceFile('<stdin>', '<stdin>', (options.stdin ?? '').replace(/^\uFEFF/, '')));
+    // Many files and a second core: worker threads parse batches while this thread reads the next one.
+    const workers = options.parseWorkers ?? defaultWorkerCount();
+    const batches = workers > 0 && input.files.length >= (options.parseWorkersMinFiles ?? POOL_MIN_FILES) ? new BatchParser((pool ??= new ParsePool(workers)), limits, plan, lintCache, take) : undefined;
     let sinceYield = 0;
     for (const absPath of input.files) {
       if (seenFiles.has(absPath)) continue;
@@ -280,11 +293,14 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       }
       const read = readSource(absPath, root, budget);
       if ('finding' in read) findings.push(read.finding);
+      else if (batches) await batches.add(read.file);
       else take(read.file);
     }
+    await batches?.finish();
     findings.push(...parseFindings);
     if (loose.files > 0) scopes.push(loose);
   }
+  await pool?.close();
   const rendered = await rendering;
   findings.push(...rendered.diagnostics);
   for (const scope of rendered.scopes) {

@@ -6,23 +6,13 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Limits } from '../load/limits.js';
-import { itemPathOf, makeResource, reparsedNode, parseResources, type KindPlan, type ParseDiagnostic, type ParsedFile } from '../load/parse-resources.js';
-import type { DocumentSpan } from '../load/document-scan.js';
+import { parseResources, type KindPlan, type ParsedFile } from '../load/parse-resources.js';
+import { fromRecord, toRecord, type ParseRecord } from '../load/parse-record.js';
 import { markShapeClean } from '../engine/shape-check.js';
 import { hasSourceComments } from '../render/helm-stream.js';
 import { setPositionMemo, type PositionMemo } from '../locate/locate.js';
 import type { Region, Resource, SourceFile } from '../types.js';
 import { contentHash, type LintCache } from './lint-cache.js';
-
-interface CachedParse {
-  documentCount: number;
-  skipped: number;
-  /** [start, end] of each document. */
-  spans: [number, number][];
-  resources: { docIndex: number; items: readonly number[]; object: unknown }[];
-  diagnostics: { ruleId: ParseDiagnostic['ruleId']; message: string; region: Region }[];
-  deferred: { kind: string; docIndex: number }[];
-}
 
 /**
  * The size and modification time of the modules whose code decides what parsing gives: a rebuilt pvlint with the
@@ -30,7 +20,7 @@ interface CachedParse {
  */
 export function parserStamp(): string {
   const modules = [
-    '../load/parse-resources.js', '../load/yaml-stream.js', '../load/document-scan.js', './cached-parse.js', '../render/kustomize-render.js',
+    '../load/parse-resources.js', '../load/parse-record.js', '../load/yaml-stream.js', '../load/document-scan.js', './cached-parse.js', '../render/kustomize-render.js',
     '../locate/locate-node.js', '../engine/shape-check.js', '../../../schemas/resources',
   ];
   const stamps: string[] = [];
@@ -117,19 +107,30 @@ export function parseWithCache(file: SourceFile, limits: Partial<Limits> | undef
   // Helm streams are never stored (their documents map to templates through the parsed documents themselves): not a
   // miss either. Checked only when there is no entry, so a warm run does not scan every text for `# Source:`.
   if (!cache.has('parse', key) && hasSourceComments(file.text)) return parseResources(file, limits, plan, lazyPositions);
-  const hit = cache.get<CachedParse | EmptyParse>('parse', key);
-  let parsed: ParsedFile;
-  if (isEmptyParse(hit)) return emptyParse(hit);
-  if (hit) {
-    parsed = rebuild(file, hit, limits);
-  } else {
-    parsed = parseResources(file, limits, plan, lazyPositions);
-    if (parsed.helm) return parsed;
-    const entry = toEntry(file, parsed);
-    if (!entry) return parsed;
-    const empty = entry.resources.length === 0 && entry.diagnostics.length === 0 && entry.deferred.length === 0;
-    cache.set('parse', key, empty ? ([entry.documentCount, entry.skipped] satisfies EmptyParse) : entry);
-  }
+  const hit = cache.get<ParseRecord>('parse', key);
+  if (hit) return withMemo(file, key, fromRecord(file, hit, limits), cache);
+  const parsed = parseResources(file, limits, plan, lazyPositions);
+  if (parsed.helm) return parsed;
+  const record = toRecord(file, parsed);
+  if (!record) return parsed;
+  cache.set('parse', key, record);
+  return withMemo(file, key, parsed, cache);
+}
+
+/**
+ * A file a worker thread parsed (`record`, the same form the cache stores): its resources, with YAML nodes made on
+ * first use. With a cache, the record is stored as if this thread had parsed the file.
+ */
+export function adoptRecord(file: SourceFile, record: ParseRecord, limits: Partial<Limits> | undefined, cache: LintCache | undefined): ParsedFile {
+  const parsed = fromRecord(file, record, limits);
+  if (!cache) return parsed;
+  const key = contentHash(file.text);
+  cache.set('parse', key, record);
+  return withMemo(file, key, parsed, cache);
+}
+
+/** Positions and shape results of earlier runs for the file's objects, and a place to keep this run's. */
+function withMemo(file: SourceFile, key: string, parsed: ParsedFile, cache: LintCache): ParsedFile {
   // Most files hold no object a rule reads: nothing to remember about them.
   if (parsed.resources.length === 0) return parsed;
   const memo = new FileMemo(cache, key);
@@ -141,45 +142,3 @@ export function parseWithCache(file: SourceFile, limits: Partial<Limits> | undef
   return parsed;
 }
 
-/** A file that gave nothing but a document count (most files of a repo): `[documentCount, skipped]`. */
-type EmptyParse = readonly [number, number];
-
-function isEmptyParse(value: CachedParse | EmptyParse | undefined): value is EmptyParse {
-  return Array.isArray(value);
-}
-
-function emptyParse([documentCount, skipped]: EmptyParse): ParsedFile {
-  return { resources: [], diagnostics: [], documents: [], documentCount, skipped, deferred: [], helm: false };
-}
-
-/** What to store; undefined when the result depends on more than the text (a message that names the file). */
-function toEntry(file: SourceFile, parsed: ParsedFile): CachedParse | undefined {
-  if (!parsed.spans) return undefined;
-  if (parsed.diagnostics.some((d) => d.message.includes(file.path) || d.location.file !== file.path)) return undefined;
-  return {
-    documentCount: parsed.documentCount,
-    skipped: parsed.skipped,
-    spans: parsed.spans.map((s) => [s.start, s.end]),
-    resources: parsed.resources.map((r) => ({ docIndex: r.docIndex, items: itemPathOf(r), object: r.object })),
-    diagnostics: parsed.diagnostics.map((d) => ({ ruleId: d.ruleId, message: d.message, region: d.location.region })),
-    deferred: parsed.deferred.map((d) => ({ kind: d.kind, docIndex: d.docIndex })),
-  };
-}
-
-function rebuild(file: SourceFile, entry: CachedParse, limits: Partial<Limits> | undefined): ParsedFile {
-  const spans: DocumentSpan[] = entry.spans.map(([start, end]) => ({ start, end }));
-  const resources = entry.resources.map(({ docIndex, items, object }) =>
-    // The text is the one the entry was made from (same hash), so the document parses as it did then.
-    makeResource(file, docIndex, () => reparsedNode(file, spans[docIndex], items, limits), object),
-  );
-  return {
-    resources,
-    diagnostics: entry.diagnostics.map((d) => ({ ruleId: d.ruleId, message: d.message, location: { file: file.path, region: d.region } })),
-    documents: [],
-    documentCount: entry.documentCount,
-    skipped: entry.skipped,
-    deferred: entry.deferred.map((d) => ({ kind: d.kind, file, docIndex: d.docIndex, span: spans[d.docIndex] })),
-    spans,
-    helm: false,
-  };
-}

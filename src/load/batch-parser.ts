@@ -1,0 +1,76 @@
+// Feeds files to a ParsePool in batches and hands each parsed file to `take` in the order the files came: a batch
+// is sent to the workers as soon as it is full, and the batch before it is taken while they parse it. Files the
+// workers must not parse (Helm streams, cache hits) and files a worker could not turn into a record are parsed here.
+import { adoptRecord, parseWithCache } from '../cache/cached-parse.js';
+import { contentHash, type LintCache } from '../cache/lint-cache.js';
+import { hasSourceComments } from '../render/helm-stream.js';
+import type { SourceFile } from '../types.js';
+import type { Limits } from './limits.js';
+import type { KindPlan, ParsedFile } from './parse-resources.js';
+import type { ParsePool } from './parse-pool.js';
+import type { ParseRecord } from './parse-record.js';
+
+/** Files per batch: a few hundred milliseconds of parsing, small enough that reading and parsing overlap. */
+const BATCH_FILES = 512;
+
+interface Batch {
+  files: SourceFile[];
+  /** Per file: parse it in a worker (its index among the remote files) or here (-1). */
+  remote: number[];
+  records: Promise<(ParseRecord | null)[]>;
+}
+
+export class BatchParser {
+  private current: SourceFile[] = [];
+  private inFlight: Batch | undefined;
+
+  constructor(
+    private readonly pool: ParsePool,
+    private readonly limits: Limits,
+    private readonly plan: KindPlan | undefined,
+    private readonly cache: LintCache | undefined,
+    private readonly take: (file: SourceFile, parsed: ParsedFile) => void,
+  ) {}
+
+  async add(file: SourceFile): Promise<void> {
+    this.current.push(file);
+    if (this.current.length >= BATCH_FILES) await this.send();
+  }
+
+  async finish(): Promise<void> {
+    await this.send();
+    await this.drain();
+  }
+
+  private async send(): Promise<void> {
+    if (this.current.length === 0) return;
+    const files = this.current;
+    this.current = [];
+    const remoteFiles: SourceFile[] = [];
+    const remote = files.map((file) => {
+      if (hasSourceComments(file.text) || this.cache?.has('parse', contentHash(file.text))) return -1;
+      remoteFiles.push(file);
+      return remoteFiles.length - 1;
+    });
+    // A failed worker is not a failed lint: its files are parsed here.
+    const records = this.pool.parse(remoteFiles, this.limits, this.plan).catch(() => remoteFiles.map(() => null));
+    const previous = this.inFlight;
+    this.inFlight = { files, remote, records };
+    if (previous) await this.takeBatch(previous);
+  }
+
+  private async drain(): Promise<void> {
+    const last = this.inFlight;
+    this.inFlight = undefined;
+    if (last) await this.takeBatch(last);
+  }
+
+  private async takeBatch(batch: Batch): Promise<void> {
+    const records = await batch.records;
+    batch.files.forEach((file, i) => {
+      const record = batch.remote[i] === -1 ? null : records[batch.remote[i]];
+      // Positions on demand, as for any file parsed off this thread: the workers' documents are gone.
+      this.take(file, record ? adoptRecord(file, record, this.limits, this.cache) : parseWithCache(file, this.limits, this.plan, this.cache, true));
+    });
+  }
+}
