@@ -281,7 +281,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     if (input.stdin) take(makeSourceFile('<stdin>', '<stdin>', (options.stdin ?? '').replace(/^\uFEFF/, '')));
     // Many files and a second core: worker threads parse batches while this thread reads the next one.
     const workers = options.parseWorkers ?? defaultWorkerCount();
-    const batches = workers > 0 && input.files.length >= (options.parseWorkersMinFiles ?? POOL_MIN_FILES) ? new BatchParser((pool ??= new ParsePool(workers)), limits, plan, lintCache, take) : undefined;
+    const batches = workers > 0 && input.files.length >= (options.parseWorkersMinFiles ?? POOL_MIN_FILES) ? new BatchParser(() => (pool ??= new ParsePool(workers)), limits, plan, lintCache, take) : undefined;
     let sinceYield = 0;
     for (const absPath of input.files) {
       if (seenFiles.has(absPath)) continue;

@@ -12,6 +12,8 @@ import type { ParseRecord } from './parse-record.js';
 
 /** Files per batch: a few hundred milliseconds of parsing, small enough that reading and parsing overlap. */
 const BATCH_FILES = 512;
+/** Fewer files to parse than this in a batch (a warm `--cache` run) are parsed here: not worth a worker. */
+const MIN_REMOTE = 32;
 
 interface Batch {
   files: SourceFile[];
@@ -25,7 +27,8 @@ export class BatchParser {
   private inFlight: Batch | undefined;
 
   constructor(
-    private readonly pool: ParsePool,
+    /** The pool, started on first need (a warm cache may leave nothing for it to do). */
+    private readonly pool: () => ParsePool,
     private readonly limits: Limits,
     private readonly plan: KindPlan | undefined,
     private readonly cache: LintCache | undefined,
@@ -46,14 +49,18 @@ export class BatchParser {
     if (this.current.length === 0) return;
     const files = this.current;
     this.current = [];
-    const remoteFiles: SourceFile[] = [];
-    const remote = files.map((file) => {
+    let remoteFiles: SourceFile[] = [];
+    let remote = files.map((file) => {
       if (hasSourceComments(file.text) || this.cache?.has('parse', contentHash(file.text))) return -1;
       remoteFiles.push(file);
       return remoteFiles.length - 1;
     });
+    if (remoteFiles.length < MIN_REMOTE) {
+      remoteFiles = [];
+      remote = files.map(() => -1);
+    }
     // A failed worker is not a failed lint: its files are parsed here.
-    const records = this.pool.parse(remoteFiles, this.limits, this.plan).catch(() => remoteFiles.map(() => null));
+    const records = remoteFiles.length === 0 ? Promise.resolve([]) : this.pool().parse(remoteFiles, this.limits, this.plan).catch(() => remoteFiles.map(() => null));
     const previous = this.inFlight;
     this.inFlight = { files, remote, records };
     if (previous) await this.takeBatch(previous);

@@ -1,4 +1,7 @@
 // Worker threads parse large inputs; the result must be the one the main thread gives, whatever happens to them.
+import { cpSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BatchParser } from '../../src/load/batch-parser.js';
@@ -13,14 +16,19 @@ import { PROJECT_ROOT } from '../helpers/paths.js';
 
 const view = (r: LintResult) => JSON.stringify({ findings: r.findings, suppressed: r.suppressed, scopes: r.scopes, stats: r.stats });
 
-test('lint() with parse workers finds exactly what it finds without them (examples, hostile fixtures)', async () => {
-  for (const dir of ['examples', 'test/hostile/fixtures', 'test/fixtures']) {
-    const options = { paths: [dir], cwd: PROJECT_ROOT, skipMissingRenderers: true };
-    const alone = await lint({ ...options, parseWorkers: 0 });
-    const pooled = await lint({ ...options, parseWorkers: 2, parseWorkersMinFiles: 0 });
-    assert.ok(alone.findings.length > 0, dir);
-    assert.is(view(pooled), view(alone), dir);
+test('lint() with parse workers finds exactly what it finds without them (examples and fixtures, three copies)', async () => {
+  // Enough files per batch for the workers to take them (a handful would stay on the main thread).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pvlint-pool-'));
+  for (const copy of ['one', 'two', 'three']) {
+    cpSync(path.join(PROJECT_ROOT, 'examples', 'plain'), path.join(dir, copy, 'plain'), { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'test', 'hostile', 'fixtures'), path.join(dir, copy, 'hostile'), { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'test', 'fixtures'), path.join(dir, copy, 'fixtures'), { recursive: true });
   }
+  const options = { paths: ['.'], cwd: dir, root: dir, skipMissingRenderers: true };
+  const alone = await lint({ ...options, parseWorkers: 0 });
+  const pooled = await lint({ ...options, parseWorkers: 2, parseWorkersMinFiles: 0 });
+  assert.ok(alone.findings.length > 100);
+  assert.is(view(pooled), view(alone));
 });
 
 function files() {
@@ -33,8 +41,9 @@ function files() {
 
 async function throughBatches(pool: ParsePool): Promise<ParsedFile[]> {
   const out: ParsedFile[] = [];
-  const batches = new BatchParser(pool, resolveLimits(), kindPlan(BUILTIN_RULES), undefined, (_file, parsed) => out.push(parsed));
-  for (const file of files()) await batches.add(file);
+  const batches = new BatchParser(() => pool, resolveLimits(), kindPlan(BUILTIN_RULES), undefined, (_file, parsed) => out.push(parsed));
+  // Enough files that the batch goes to the workers (a handful would be parsed on this thread).
+  for (let i = 0; i < 16; i++) for (const file of files()) await batches.add(file);
   await batches.finish();
   return out;
 }
@@ -45,9 +54,10 @@ test('records from workers make the same resources, positions and diagnostics; H
   const pool = new ParsePool(2);
   try {
     const pooled = await throughBatches(pool);
-    const local = files().map((f) => parseResources(f, resolveLimits(), kindPlan(BUILTIN_RULES)));
+    const local = Array.from({ length: 16 }, () => files().map((f) => parseResources(f, resolveLimits(), kindPlan(BUILTIN_RULES)))).flat();
     assert.equal(pooled.map(summary), local.map(summary));
     assert.ok(pooled[2].helm);
+    assert.ok(pooled[0].resources.every((r) => Object.getOwnPropertyDescriptor(r, 'node')?.get), 'made from a record: nodes on demand');
   } finally {
     await pool.close();
   }
@@ -57,7 +67,7 @@ test('a pool whose workers are gone: every file is parsed on this thread, nothin
   const pool = new ParsePool(1);
   await pool.close();
   const pooled = await throughBatches(pool);
-  const local = files().map((f) => parseResources(f, resolveLimits(), kindPlan(BUILTIN_RULES)));
+  const local = Array.from({ length: 16 }, () => files().map((f) => parseResources(f, resolveLimits(), kindPlan(BUILTIN_RULES)))).flat();
   assert.equal(pooled.map(summary), local.map(summary));
 });
 
