@@ -1,7 +1,7 @@
 // parseResources through the `--cache`: a file whose text was parsed before (same hash, same pvlint, kinds and
-// limits: the cache's context) gets its objects, diagnostics and deferred documents back without parsing. Positions
-// are not stored: a cached object's YAML node is made by parsing its one document again when something (a finding,
-// a suppression annotation) asks for it.
+// limits: the cache's context) gets its objects, diagnostics and deferred documents back without parsing. Objects
+// come without YAML nodes: the positions earlier runs looked up are kept per text (FileMemo), and any other is found
+// by parsing the object's one document again when something (a finding, a suppression annotation) asks for it.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -6,12 +6,7 @@ import { parseArgs } from 'node:util';
 import { configFileIn, findConfigFile } from '../config/find-config.js';
 import { ConfigError, formatProblem } from '../config/problems.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
-import { schemaReference, starterConfig } from '../config/starter.js';
-import { rulePageText } from '../docs/rule-page.js';
-import { rulesJson, rulesTextTable } from '../docs/rules-table.js';
 import { findRepoRoot, UsageError } from '../load/discover.js';
-import { GraphCollector } from '../graph/collect.js';
-import { graphOptionsProblem, writeGraph } from '../graph/command.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from '../registry.js';
 import { FORMATS, formatResult, type Format } from '../report/index.js';
 import type { RuleDescription } from '../review/change-rule.js';
@@ -83,7 +78,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   }
   // `pvlint graph` has formats of its own (src/graph/command.ts); the report format stays `text` for it.
   const graphCommand = positionals[0] === 'graph';
-  const graphProblem = graphCommand ? graphOptionsProblem(values) : values.focus !== undefined ? "--focus is for 'pvlint graph'" : undefined;
+  // Loaded only for the runs that use them: start-up is part of every pre-commit run.
+  const graphModule = graphCommand ? await import('../graph/command.js') : undefined;
+  const graphProblem = graphModule ? graphModule.graphOptionsProblem(values) : values.focus !== undefined ? "--focus is for 'pvlint graph'" : undefined;
   if (graphProblem) return usage(io, graphProblem);
   const format = (graphCommand ? 'text' : values.format ?? 'text') as Format;
   if (!(FORMATS as readonly string[]).includes(format)) {
@@ -97,13 +94,13 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     return usage(io, format !== 'sarif' ? '--sarif-category needs --format sarif' : '--sarif-category needs a non-empty category');
   }
   const [command, ...rest] = positionals;
-  if (command === 'init') return init(io, rest);
+  if (command === 'init') return await init(io, rest);
   const configured = await configuration(io, values.config, values['no-config'] ?? false);
   if (typeof configured === 'number') return configured;
   // Change rules (`--base`) are described with the others: in `pvlint rules`, `pvlint explain` and SARIF.
   const rules: readonly RuleDescription[] = [...(configured?.rules ?? BUILTIN_RULES), ...CHANGE_RULES];
-  if (command === 'rules') return listRules(io, format, rest, rules);
-  if (command === 'explain') return explain(io, rest, rules);
+  if (command === 'rules') return await listRules(io, format, rest, rules);
+  if (command === 'explain') return await explain(io, rest, rules);
   // Flag > configuration file > default.
   const failLevel = (values['fail-level'] ?? configured?.failLevel ?? 'error') as Severity;
 
@@ -116,7 +113,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   }
   const progress = progressReporter(io);
   // Each environment's picture, for `pvlint graph` and the Markdown report.
-  const graphs = graphCommand || format === 'markdown' ? new GraphCollector() : undefined;
+  const graphs = graphCommand || format === 'markdown' ? new (await import('../graph/collect.js')).GraphCollector() : undefined;
   if (paths.filter((p) => p === '-').length > 1) return usage(io, '"-" (stdin) may be given only once');
   if (values['new-only'] && values.base === undefined) return usage(io, '--new-only needs --base <git-ref>: it leaves out the findings the base has too');
   if (values.base !== undefined && graphCommand) return usage(io, "--base is for linting, not for 'pvlint graph'");
@@ -163,7 +160,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     return EXIT_ERROR;
   }
 
-  if (graphCommand) return writeGraph(io, graphs!, values, result, pvlintVersion());
+  if (graphModule) return graphModule.writeGraph(io, graphs!, values, result, pvlintVersion());
   const toFile = values.output !== undefined;
   const color =
     format === 'text' && !toFile && !values['no-color'] && io.env.NO_COLOR === undefined &&
@@ -236,11 +233,12 @@ async function configuration(io: CliIO, option: string | undefined, disabled: bo
 }
 
 /** `pvlint init`: a commented starter `.pvlint.yaml` in the working directory; never overwrites one. */
-function init(io: CliIO, rest: string[]): number {
+async function init(io: CliIO, rest: string[]): Promise<number> {
   if (rest.length > 0) return usage(io, `'pvlint init' takes no arguments (got ${rest.join(' ')})`);
   const existing = configFileIn(io.cwd);
   if (existing) return usage(io, `${path.basename(existing)} already exists here; 'pvlint init' does not overwrite it`);
   const file = path.join(io.cwd, '.pvlint.yaml');
+  const { schemaReference, starterConfig } = await import('../config/starter.js');
   try {
     writeFileSync(file, starterConfig(schemaReference(io.cwd, pvlintVersion())), { flag: 'wx' });
   } catch (error) {
@@ -250,17 +248,19 @@ function init(io: CliIO, rest: string[]): number {
   return EXIT_OK;
 }
 
-function listRules(io: CliIO, format: Format, rest: string[], rules: readonly RuleDescription[]): number {
+async function listRules(io: CliIO, format: Format, rest: string[], rules: readonly RuleDescription[]): Promise<number> {
   if (rest.length > 0) return usage(io, `'pvlint rules' takes no arguments (got ${rest.join(' ')})`);
   if (format !== 'text' && format !== 'json') return usage(io, "'pvlint rules' prints text or json");
+  const { rulesJson, rulesTextTable } = await import('../docs/rules-table.js');
   io.stdout(format === 'json' ? rulesJson(rules) : rulesTextTable(rules));
   return EXIT_OK;
 }
 
-function explain(io: CliIO, rest: string[], rules: readonly RuleDescription[]): number {
+async function explain(io: CliIO, rest: string[], rules: readonly RuleDescription[]): Promise<number> {
   if (rest.length !== 1) return usage(io, "'pvlint explain' takes one rule id, e.g. 'pvlint explain rwo-claim-multi-node'");
   const rule = rules.find((r) => r.id === rest[0]) ?? rules.find((r) => r.meta.catalogueId?.toLowerCase() === rest[0].toLowerCase());
   if (!rule) return usage(io, `unknown rule "${rest[0]}"; 'pvlint rules' lists them`);
+  const { rulePageText } = await import('../docs/rule-page.js');
   io.stdout(rulePageText(rule));
   return EXIT_OK;
 }
