@@ -117,7 +117,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (paths.filter((p) => p === '-').length > 1) return usage(io, '"-" (stdin) may be given only once');
   if (values['new-only'] && values.base === undefined) return usage(io, '--new-only needs --base <git-ref>: it leaves out the findings the base has too');
   if (values.base !== undefined && graphCommand) return usage(io, "--base is for linting, not for 'pvlint graph'");
-  const review = values.base !== undefined ? { base: values.base, newOnly: values['new-only'] ?? false } : undefined;
+  const review = values.base !== undefined ? { base: values.base, newOnly: values['new-only'] ?? false, changeRules: configured?.changeRules } : undefined;
   let result;
   try {
     result = await lintWithBase({

@@ -15,7 +15,8 @@ import { makeSourceFile, toDisplayPath } from '../load/source-file.js';
 import type { ClusterFacts, DriverOverride, FactSource } from '../model/cluster-facts.js';
 import type { MeshKind } from '../model/mesh.js';
 import type { Support } from '../model/provisioners.js';
-import { BUILTIN_RULES } from '../registry.js';
+import { BUILTIN_RULES, CHANGE_RULES } from '../registry.js';
+import { defaultChangeRuleSettings, type ChangeRuleSetting } from '../review/run-change-rules.js';
 import { kustomizeCommand } from '../render/render-all.js';
 import type { JsonPath, RuleModule, Severity, SourceFile } from '../types.js';
 import { expandRuleFiles, idPosition, loadRuleFiles } from './custom-rules.js';
@@ -31,6 +32,8 @@ export interface ResolvedConfig {
   customRules: readonly RuleModule[];
   /** The enabled rules with their severity and options. */
   settings: RuleSetting[];
+  /** The enabled change rules of review mode (`--base`), with their severity. */
+  changeRules: ChangeRuleSetting[];
   failLevel?: Severity;
   bundleComplete?: boolean;
   /** Absolute globs (the configuration's `ignore`, relative to its directory). */
@@ -79,10 +82,12 @@ function severityOf(entry: RuleEntry): { severity: SeverityName | undefined; opt
   return { severity: entry.severity, options: entry.options, optionsPath: ['options'] };
 }
 
-function resolveRules(context: Context, custom: readonly RuleModule[]): RuleSetting[] {
+function resolveRules(context: Context, custom: readonly RuleModule[]): { settings: RuleSetting[]; changeRules: ChangeRuleSetting[] } {
   const config = context.loaded.value;
   const all = [...BUILTIN_RULES, ...custom];
   const byId = new Map(all.map((rule) => [rule.id, rule]));
+  // Review mode's change rules (`--base`) are configured in the same `rules:` map; they take a severity or `off`.
+  const changeSettings = new Map<string, ChangeRuleSetting>(defaultChangeRuleSettings(CHANGE_RULES).map((s) => [s.rule.id, s]));
   const preset: Preset = config.extends ?? 'all';
   // Custom rules are on in either preset: the configuration loaded them to run them.
   const settings = new Map<string, RuleSetting>(presetSettings(BUILTIN_RULES, preset).map((s) => [s.rule.id, s]));
@@ -90,8 +95,16 @@ function resolveRules(context: Context, custom: readonly RuleModule[]): RuleSett
   for (const [id, entry] of Object.entries(config.rules ?? {})) {
     const at = keyPath(context, ['rules'], id);
     const rule = byId.get(id);
+    const changeRule = rule ? undefined : CHANGE_RULES.find((r) => r.id === id);
+    if (changeRule) {
+      const { severity, options, optionsPath } = severityOf(entry);
+      if (options !== undefined && Object.keys(options).length > 0) problemAt(context, [...at, ...optionsPath], `rule "${id}" takes no options`);
+      else if (severity === 'off') changeSettings.delete(id);
+      else changeSettings.set(id, { rule: changeRule, severity: severity ?? changeRule.meta.severity, severityOverridden: severity !== undefined });
+      continue;
+    }
     if (!rule) {
-      problemAt(context, at, `unknown rule "${id}"${didYouMean(id, [...byId.keys()]) || " ('pvlint rules' lists them)"}`);
+      problemAt(context, at, `unknown rule "${id}"${didYouMean(id, [...byId.keys(), ...CHANGE_RULES.map((r) => r.id)]) || " ('pvlint rules' lists them)"}`);
       continue;
     }
     const { severity, options, optionsPath } = severityOf(entry);
@@ -119,7 +132,10 @@ function resolveRules(context: Context, custom: readonly RuleModule[]): RuleSett
     });
   }
   // Settings keep the registry's order (built-in by id, then custom rules by file).
-  return all.filter((rule) => settings.has(rule.id)).map((rule) => settings.get(rule.id)!);
+  return {
+    settings: all.filter((rule) => settings.has(rule.id)).map((rule) => settings.get(rule.id)!),
+    changeRules: CHANGE_RULES.filter((rule) => changeSettings.has(rule.id)).map((rule) => changeSettings.get(rule.id)!),
+  };
 }
 
 function validateOptions(context: Context, rule: RuleModule, options: Record<string, unknown>, at: JsonPath): ConfigProblem[] {
@@ -311,9 +327,9 @@ export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<
   };
   const config = loaded.value;
   const customRules = await resolveCustomRules(context);
-  const settings = resolveRules(context, customRules);
+  const { settings, changeRules } = resolveRules(context, customRules);
   const rules = [...BUILTIN_RULES, ...customRules];
-  const suppressions = resolveSuppressions(context, new Set(rules.map((r) => r.id)));
+  const suppressions = resolveSuppressions(context, new Set([...rules, ...CHANGE_RULES].map((r) => r.id)));
   const cluster = resolveCluster(context);
   const helmChartSettings = resolveHelm(context);
   const kustomize = resolveKustomize(context);
@@ -331,6 +347,7 @@ export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<
     rules,
     customRules,
     settings,
+    changeRules,
     ...(config.failLevel ? { failLevel: config.failLevel } : {}),
     ...(config.cluster?.bundleComplete !== undefined ? { bundleComplete: config.cluster.bundleComplete } : {}),
     ignore: resolveIgnore(config, loaded.dir),

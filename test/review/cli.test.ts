@@ -107,6 +107,28 @@ cli('--new-only: a pre-existing error does not fail the check, and the summary s
   repo.remove();
 });
 
+cli('change rules are configured in .pvlint.yaml rules: like the others (severity, off; no options)', () => {
+  const repo = repoWithPreExistingError();
+  repo.write({ 'k8s/pvc.yaml': PVC('5Gi') });
+  const ids = (config: string) => {
+    repo.write({ '.pvlint.yaml': config });
+    const run = runPvlint(['--base', 'main', '--new-only', '--format', 'json', 'k8s'], { cwd: repo.dir });
+    return { code: run.code, stderr: run.stderr, findings: run.stdout ? JSON.parse(run.stdout).findings.map((f: any) => `${f.ruleId}:${f.severity}`) : [] };
+  };
+  assert.equal(ids('rules:\n  pvc-resize-rejected: warning\n').findings, ['pvc-resize-rejected:warning']);
+  const off = ids('rules:\n  pvc-resize-rejected: off\n');
+  assert.equal(off.findings, []);
+  assert.is(off.code, 0, off.stderr);
+  const withOptions = ids('rules:\n  pvc-resize-rejected: [error, {strict: true}]\n');
+  assert.is(withOptions.code, 2);
+  assert.match(withOptions.stderr, /pvc-resize-rejected.*takes no options/);
+  // The suppress list knows them too.
+  const suppressed = ids('suppress:\n  - rules: [pvc-resize-rejected]\n    paths: [k8s/pvc.yaml]\n    reason: resized by hand\n');
+  assert.equal(suppressed.findings, []);
+  assert.is(suppressed.code, 0, suppressed.stderr);
+  repo.remove();
+});
+
 cli('JSON and SARIF with --base: schema-valid, with the review summary and the change rules described', () => {
   const repo = repoWithPreExistingError();
   repo.write({ 'k8s/pvc.yaml': PVC('5Gi') });
