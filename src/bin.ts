@@ -3,9 +3,20 @@
 import { writeFile } from 'node:fs/promises';
 import type { CliIO } from './cli/io.js';
 
-async function readStdin(): Promise<string> {
+/**
+ * Standard input, keeping at most `maxBytes + 1` bytes: enough for lint() to see that it is over the limit, without
+ * holding an endless pipe in memory. The rest is read and dropped, so the writer is not killed by SIGPIPE.
+ */
+async function readStdin(maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let kept = 0;
+  for await (const chunk of process.stdin) {
+    if (kept > maxBytes) continue;
+    const buffer = chunk as Buffer;
+    const room = maxBytes + 1 - kept;
+    chunks.push(buffer.length > room ? buffer.subarray(0, room) : buffer);
+    kept += Math.min(buffer.length, room);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

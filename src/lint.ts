@@ -8,7 +8,7 @@ import { runRules, type RuleSetting } from './engine/run-rules.js';
 import { checkShapes } from './engine/shape-check.js';
 import { Suppressor, type SuppressionEntry } from './engine/suppress.js';
 import { discover, findRepoRoot } from './load/discover.js';
-import { resolveLimits, type Limits } from './load/limits.js';
+import { formatBytes, resolveLimits, type Limits } from './load/limits.js';
 import { parseDeferred, type DeferredDocument, type KindPlan, type ParsedFile } from './load/parse-resources.js';
 import { BatchParser } from './load/batch-parser.js';
 import { defaultWorkerCount, ParsePool, POOL_MIN_FILES } from './load/parse-pool.js';
@@ -278,7 +278,17 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       for (const d of parsed.deferred) scope.deferred.push(d);
       for (const d of parsed.diagnostics) parseFindings.push(diagnostic(d.ruleId, d.message, d.location, 'error', [scope.name]));
     };
-    if (input.stdin) take(makeSourceFile('<stdin>', '<stdin>', (options.stdin ?? '').replace(/^\uFEFF/, '')));
+    if (input.stdin) {
+      const text = options.stdin ?? '';
+      const bytes = Buffer.byteLength(text);
+      if (bytes > limits.maxFileBytes) {
+        const region = { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 };
+        findings.push(diagnostic('pvlint/limit', `<stdin>: standard input is larger than the ${formatBytes(limits.maxFileBytes)} limit (maxFileBytes); it is not read`, { file: '<stdin>', region }, 'error'));
+      } else {
+        budget.used += bytes;
+        take(makeSourceFile('<stdin>', '<stdin>', text.replace(/^\uFEFF/, '')));
+      }
+    }
     // Many files and a second core: worker threads parse batches while this thread reads the next one.
     const workers = options.parseWorkers ?? defaultWorkerCount();
     const batches = workers > 0 && input.files.length >= (options.parseWorkersMinFiles ?? POOL_MIN_FILES) ? new BatchParser(() => (pool ??= new ParsePool(workers)), limits, plan, lintCache, take) : undefined;

@@ -6,6 +6,7 @@ export interface CliIO {
   stderrIsTTY: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
-  readStdin: () => Promise<string>;
+  /** Standard input as text; past `maxBytes` only enough is kept to tell that it is larger. */
+  readStdin: (maxBytes?: number) => Promise<string>;
   writeFile: (path: string, text: string) => Promise<void>;
 }

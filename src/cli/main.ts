@@ -7,6 +7,7 @@ import { configFileIn, findConfigFile } from '../config/find-config.js';
 import { ConfigError, formatProblem } from '../config/problems.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { findRepoRoot, UsageError } from '../load/discover.js';
+import { DEFAULT_LIMITS } from '../load/limits.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from '../registry.js';
 import { FORMATS, formatResult, type Format } from '../report/index.js';
 import type { RuleDescription } from '../review/change-rule.js';
@@ -124,7 +125,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       paths,
       cwd: io.cwd,
       ignore: [...(configured?.ignore ?? []), ...(values.ignore ?? [])],
-      stdin: paths.includes('-') ? await io.readStdin() : undefined,
+      stdin: paths.includes('-') ? await io.readStdin(DEFAULT_LIMITS.maxFileBytes) : undefined,
       rules: configured?.settings ?? defaultRuleSettings(),
       bundleComplete: values['bundle-complete'] || configured?.bundleComplete,
       kustomizeCommand: values['kustomize-command'] ?? configured?.kustomizeCommand,

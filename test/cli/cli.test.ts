@@ -66,6 +66,19 @@ cli('an error-level finding exits 1, and the text report names file, line, rule 
   assert.not.match(run.stdout, /\u001b\[/);
 });
 
+cli('standard input over the file size limit is a pvlint/limit finding, and the other arguments are still linted', () => {
+  const dir = tempTree({ 'deploy.yaml': WRONG_NAMESPACE });
+  // 17 MiB of a ConfigMap: one byte past 16 MiB would do; a stream that never ends is kept to that much.
+  const huge = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata:\n  blob: "${'x'.repeat(17 * 1024 * 1024)}"\n`;
+  const run = runPvlint(['-f', 'json', '-', 'deploy.yaml'], { cwd: dir, input: huge });
+  assert.is(run.code, 1, run.stderr);
+  const report = JSON.parse(run.stdout);
+  const ids = report.findings.map((f: any) => `${f.ruleId} ${f.location.file}`);
+  assert.ok(ids.includes('pvlint/limit <stdin>'), ids.join(', '));
+  assert.ok(ids.includes('pod-missing-pvc deploy.yaml'), ids.join(', '));
+  assert.match(report.findings.find((f: any) => f.ruleId === 'pvlint/limit').message, /standard input is larger than the 16 MiB limit/);
+});
+
 cli('a syntax error in a kind no rule reads is reported only with --parse-all-documents', () => {
   const dir = tempTree({ 'ok.yaml': CLEAN, 'dashboards.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: board}\ndata: {board.json: [unclosed\n' });
   const quick = runPvlint(['-f', 'json', '.'], { cwd: dir });
