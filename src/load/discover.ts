@@ -7,7 +7,7 @@
 // broken or looping link with a manifest's name is reported when it is read. A directory holding more than
 // `maxFiles` manifests is refused as a whole (deterministically) with a `pvlint/limit` finding.
 import fg from 'fast-glob';
-import { realpathSync } from 'node:fs';
+import { accessSync, constants, realpathSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { findEntryPoints } from '../render/entry-points.js';
@@ -93,9 +93,21 @@ function realpathOrUndefined(p: string): string | undefined {
 
 class TooManyFiles extends Error {}
 
+/** Whether the directory can be listed and entered (read and execute permission). */
+function canList(dir: string): boolean {
+  try {
+    accessSync(dir, constants.R_OK | constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 interface Walk {
   /** Manifest-named entries that are not symlinks (regular files, and FIFOs etc. that reading will refuse). */
   files: string[];
+  /** Directories the walk could not list (fast-glob skips them without a word): relative to the argument. */
+  unreadable: string[];
   /** The same, found under a followed directory link. */
   viaLink: string[];
   /** Symlinks (any name), relative to the argument. */
@@ -109,7 +121,10 @@ async function walk(cwd: string, pattern: string, ignore: string[], budget: { le
     for await (const raw of stream) {
       const entry = raw as unknown as fg.Entry;
       const dirent = entry.dirent;
-      if (dirent.isDirectory()) continue;
+      if (dirent.isDirectory()) {
+        if (!canList(path.join(cwd, entry.path))) out.unreadable.push(entry.path);
+        continue;
+      }
       if (dirent.isSymbolicLink()) {
         out.links.push(entry.path);
         continue;
@@ -153,7 +168,7 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const realArgument = realpathOrUndefined(absolute) ?? absolute;
   const allowed = [realArgument, ...(options.roots ?? []).map((root) => realpathOrUndefined(root) ?? root)];
   const walked = [realArgument];
-  const found: Walk = { files: [], viaLink: [], links: [] };
+  const found: Walk = { files: [], unreadable: [], viaLink: [], links: [] };
   const budget = { left: maxFiles };
   const linkedFiles: string[] = [];
   try {
@@ -218,6 +233,15 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const kustomizationDirs = new Set<string>();
   const chartDirs = new Set<string>();
   const candidates: string[] = [];
+  for (const rel of found.unreadable.sort()) {
+    problems.push({
+      ruleId: 'pvlint/read',
+      severity: 'error',
+      file: path.join(absolute, rel),
+      message: 'cannot read directory: permission denied; the manifests in it are not linted',
+      fix: 'Give the user running pvlint read and execute permission on the directory, or exclude it with --ignore.',
+    });
+  }
   // A walk that follows no link reaches each file once: real paths are needed only when links were followed.
   const throughLinks = found.viaLink.length > 0 || linkedFiles.length > 0;
   for (const rel of [...found.files.sort(), ...[...found.viaLink, ...linkedFiles].sort()]) {

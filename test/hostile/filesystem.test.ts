@@ -1,12 +1,13 @@
 // Symbolic links (loops, broken, out of the repository), FIFOs, directories named like files, unreadable paths.
 // Tests run as root in CI, so "unreadable" is made of links and file types, not permissions.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { UsageError } from '../../src/load/discover.js';
+import { BIN } from '../helpers/paths.js';
 import { runPvlint } from '../helpers/spawn.js';
 import { at, caseDir, findingsIn, fixtureText, lintBeside, lintIn, only, writeIn } from './helpers.js';
 
@@ -120,6 +121,41 @@ test('the CLI: hostile corpus and file system in one run: exit 1, a JSON report,
     const parsesAll = args.includes('--parse-all-documents');
     assert.is(ids.has('pvlint/limit billion-laughs.yaml'), parsesAll, `${args.join(' ')}: ${[...ids].join(', ')}`);
   }
+});
+
+/** Runs the binary as `nobody` (permissions mean nothing to root): only possible as root with setpriv. */
+function asNobody(args: string[], cwd: string): { code: number | null; stdout: string; stderr: string } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    execFileSync('setpriv', ['--version'], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+test('a directory pvlint may not list is a pvlint/read error, not silence; --ignore and node_modules stay quiet', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pvlint-unreadable-'));
+  chmodSync(dir, 0o755);
+  writeIn(dir, 'ok/pvc.yaml', PVC);
+  writeIn(dir, 'secret/pvc.yaml', PVC);
+  writeIn(dir, 'node_modules/x/pvc.yaml', PVC);
+  for (const sub of ['ok', 'ok/pvc.yaml']) chmodSync(path.join(dir, sub), sub.endsWith('.yaml') ? 0o644 : 0o755);
+  chmodSync(path.join(dir, 'secret'), 0o000);
+  chmodSync(path.join(dir, 'node_modules'), 0o000);
+  const run = asNobody(['--no-config', '-f', 'json', '.'], dir);
+  if (!run) {
+    console.warn('\n  SKIPPED (loudly): unreadable directories need root and setpriv to run pvlint as another user\n');
+    return;
+  }
+  assert.is(run.code, 1, run.stderr);
+  const findings = JSON.parse(run.stdout).findings.map((f: any) => `${f.ruleId} ${f.location.file}`);
+  assert.ok(findings.includes('pvlint/read secret'), findings.join(', '));
+  assert.ok(findings.some((f: string) => f.endsWith(' ok/pvc.yaml')), 'the readable directory is still linted');
+  assert.not.ok(findings.some((f: string) => f.includes('node_modules')));
+  const ignored = asNobody(['--no-config', '-f', 'json', '--ignore', 'secret/**', '.'], dir)!;
+  assert.not.ok(JSON.parse(ignored.stdout).findings.some((f: any) => f.location.file === 'secret'));
 });
 
 test.run();
