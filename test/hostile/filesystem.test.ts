@@ -128,6 +128,8 @@ function asNobody(args: string[], cwd: string): { code: number | null; stdout: s
   if (process.getuid?.() !== 0) return undefined;
   try {
     execFileSync('setpriv', ['--version'], { stdio: 'ignore' });
+    // The checkout itself must be readable by nobody (it is not under a private home directory, say).
+    execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, '--version'], { stdio: 'ignore', cwd });
   } catch {
     return undefined;
   }
@@ -146,7 +148,7 @@ test('a directory pvlint may not list is a pvlint/read error, not silence; --ign
   chmodSync(path.join(dir, 'node_modules'), 0o000);
   const run = asNobody(['--no-config', '-f', 'json', '.'], dir);
   if (!run) {
-    console.warn('\n  SKIPPED (loudly): unreadable directories need root and setpriv to run pvlint as another user\n');
+    console.warn('\n  SKIPPED (loudly): unreadable directories need root, setpriv, and a checkout that user nobody can read, to run pvlint as another user\n');
     return;
   }
   assert.is(run.code, 1, run.stderr);
