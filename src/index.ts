@@ -1,6 +1,8 @@
 // The public API: lint() for scripts, defineRule for custom rules, and the types they use.
 export { lint, type LintOptions, type LintResult, type ScopeSummary } from './lint.js';
 export { defineRule } from './define-rule.js';
+export { readLintConfig, type LintConfig } from './config/lint-config.js';
+export { ConfigError } from './config/problems.js';
 export { DEFAULT_LIMITS, type Limits } from './load/limits.js';
 export { BUILTIN_RULES, CHANGE_RULES } from './registry.js';
 export { lintWithBase, ReviewError, type ReviewOptions } from './review/review.js';

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFileIn, findConfigFile } from '../config/find-config.js';
+import { configLintOptions } from '../config/lint-config.js';
 import { ConfigError, formatProblem } from '../config/problems.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { findRepoRoot, UsageError } from '../load/discover.js';
@@ -121,29 +122,28 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const review = values.base !== undefined ? { base: values.base, newOnly: values['new-only'] ?? false, changeRules: configured?.changeRules } : undefined;
   let result;
   try {
+    // The configuration's options first; a flag wins over the setting it names.
+    const fromConfig = configured ? configLintOptions(configured) : {};
     result = await lintWithBase({
+      ...fromConfig,
       paths,
       cwd: io.cwd,
-      ignore: [...(configured?.ignore ?? []), ...(values.ignore ?? [])],
+      ignore: [...(fromConfig.ignore ?? []), ...(values.ignore ?? [])],
       stdin: paths.includes('-') ? await io.readStdin(DEFAULT_LIMITS.maxFileBytes) : undefined,
-      rules: configured?.settings ?? defaultRuleSettings(),
-      bundleComplete: values['bundle-complete'] || configured?.bundleComplete,
-      kustomizeCommand: values['kustomize-command'] ?? configured?.kustomizeCommand,
+      rules: fromConfig.rules ?? defaultRuleSettings(),
+      bundleComplete: values['bundle-complete'] || fromConfig.bundleComplete,
+      kustomizeCommand: values['kustomize-command'] ?? fromConfig.kustomizeCommand,
       helmValues: values['helm-values'],
       helmRelease: values['helm-release'],
       helmNamespace: values['helm-namespace'],
       renderTimeoutMs: renderTimeoutSeconds * 1000,
       skipMissingRenderers: values['skip-missing-renderers'],
-      enableHelm: values['enable-helm'] || configured?.enableHelm,
+      enableHelm: values['enable-helm'] || fromConfig.enableHelm,
       followSymlinks: values['follow-symlinks'],
       parseAllDocuments: values['parse-all-documents'],
       cacheLocation: values.cache || values['cache-location'] !== undefined
         ? values['cache-location'] ?? path.join(await findRepoRoot(io.cwd), 'node_modules', '.cache', 'pvlint')
         : undefined,
-      helmChartSettings: configured?.helmChartSettings,
-      cluster: configured?.cluster,
-      suppressions: configured?.suppressions,
-      suppressionBase: configured?.suppressionBase,
       onProgress: progress.update,
       onScope: graphs?.onScope,
     }, review);
