@@ -293,20 +293,26 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const workers = options.parseWorkers ?? defaultWorkerCount();
     const batches = workers > 0 && input.files.length >= (options.parseWorkersMinFiles ?? POOL_MIN_FILES) ? new BatchParser(() => (pool ??= new ParsePool(workers)), limits, plan, lintCache, take) : undefined;
     let sinceYield = 0;
-    for (const absPath of input.files) {
-      if (seenFiles.has(absPath)) continue;
-      seenFiles.add(absPath);
-      // Reads are synchronous; let the renderers' output pipes drain now and then.
-      if (++sinceYield === 64) {
-        sinceYield = 0;
-        await new Promise((resolve) => setImmediate(resolve));
+    try {
+      for (const absPath of input.files) {
+        if (seenFiles.has(absPath)) continue;
+        seenFiles.add(absPath);
+        // Reads are synchronous; let the renderers' output pipes drain now and then.
+        if (++sinceYield === 64) {
+          sinceYield = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        const read = readSource(absPath, root, budget);
+        if ('finding' in read) findings.push(read.finding);
+        else if (batches) await batches.add(read.file);
+        else take(read.file);
       }
-      const read = readSource(absPath, root, budget);
-      if ('finding' in read) findings.push(read.finding);
-      else if (batches) await batches.add(read.file);
-      else take(read.file);
+      await batches?.finish();
+    } catch (error) {
+      // Live worker threads would keep the process running after the error is reported.
+      await pool?.close();
+      throw error;
     }
-    await batches?.finish();
     findings.push(...parseFindings);
     if (loose.files > 0) scopes.push(loose);
   }
