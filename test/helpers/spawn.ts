@@ -1,5 +1,5 @@
 // Runs the built pvlint binary the way a user does, in a given directory.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,23 @@ export function runPvlint(args: readonly string[], options: { cwd: string; input
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     timeout: 60_000,
   });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Runs the binary as user `nobody`: file permissions mean nothing to root, so tests of unreadable files and
+ * directories need another user. Undefined (the caller skips, loudly) unless running as root with `setpriv`, and
+ * with a checkout that `nobody` can read.
+ */
+export function runPvlintAsNobody(args: readonly string[], cwd: string): CliRun | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const asNobody = ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN];
+  try {
+    execFileSync('setpriv', [...asNobody, '--version'], { stdio: 'ignore', cwd });
+  } catch {
+    return undefined;
+  }
+  const result = spawnSync('setpriv', [...asNobody, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -1,14 +1,13 @@
 // Symbolic links (loops, broken, out of the repository), FIFOs, directories named like files, unreadable paths.
 // Tests run as root in CI, so "unreadable" is made of links and file types, not permissions.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { UsageError } from '../../src/load/discover.js';
-import { BIN } from '../helpers/paths.js';
-import { runPvlint } from '../helpers/spawn.js';
+import { runPvlint, runPvlintAsNobody } from '../helpers/spawn.js';
 import { at, caseDir, findingsIn, fixtureText, lintBeside, lintIn, only, writeIn } from './helpers.js';
 
 const test = suite('hostile file system');
@@ -123,20 +122,6 @@ test('the CLI: hostile corpus and file system in one run: exit 1, a JSON report,
   }
 });
 
-/** Runs the binary as `nobody` (permissions mean nothing to root): only possible as root with setpriv. */
-function asNobody(args: string[], cwd: string): { code: number | null; stdout: string; stderr: string } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  try {
-    execFileSync('setpriv', ['--version'], { stdio: 'ignore' });
-    // The checkout itself must be readable by nobody (it is not under a private home directory, say).
-    execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, '--version'], { stdio: 'ignore', cwd });
-  } catch {
-    return undefined;
-  }
-  const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
-
 test('a directory pvlint may not list is a pvlint/read error, not silence; --ignore and node_modules stay quiet', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pvlint-unreadable-'));
   chmodSync(dir, 0o755);
@@ -146,7 +131,7 @@ test('a directory pvlint may not list is a pvlint/read error, not silence; --ign
   for (const sub of ['ok', 'ok/pvc.yaml']) chmodSync(path.join(dir, sub), sub.endsWith('.yaml') ? 0o644 : 0o755);
   chmodSync(path.join(dir, 'secret'), 0o000);
   chmodSync(path.join(dir, 'node_modules'), 0o000);
-  const run = asNobody(['--no-config', '-f', 'json', '.'], dir);
+  const run = runPvlintAsNobody(['--no-config', '-f', 'json', '.'], dir);
   if (!run) {
     console.warn('\n  SKIPPED (loudly): unreadable directories need root, setpriv, and a checkout that user nobody can read, to run pvlint as another user\n');
     return;
@@ -156,7 +141,7 @@ test('a directory pvlint may not list is a pvlint/read error, not silence; --ign
   assert.ok(findings.includes('pvlint/read secret'), findings.join(', '));
   assert.ok(findings.some((f: string) => f.endsWith(' ok/pvc.yaml')), 'the readable directory is still linted');
   assert.not.ok(findings.some((f: string) => f.includes('node_modules')));
-  const ignored = asNobody(['--no-config', '-f', 'json', '--ignore', 'secret/**', '.'], dir)!;
+  const ignored = runPvlintAsNobody(['--no-config', '-f', 'json', '--ignore', 'secret/**', '.'], dir)!;
   assert.not.ok(JSON.parse(ignored.stdout).findings.some((f: any) => f.location.file === 'secret'));
 });
 
