@@ -18,11 +18,6 @@ const PEER = '@monokle/validation';
 const PEER_VERSION = '0.33.0';
 const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000 };
 const ALL_INPUTS = ['startup', '1k', '10k', '100k', 'corpus'];
-/** Kinds the storage model indexes or walks (pod templates), besides what the rules declare. */
-const MODEL_KINDS = [
-  'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSIDriver', 'Namespace', 'HorizontalPodAutoscaler',
-  'StatefulSet', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Pod', 'Rollout',
-];
 
 interface Sample {
   /** Wall time, spawn to exit. */
@@ -308,11 +303,11 @@ function snapshotPvlint(): string {
 const PVLINT = existsSync(path.join(REPO, 'dist', 'src', 'bin.js')) ? snapshotPvlint() : undefined;
 const BIN = path.join(PVLINT ?? REPO, 'dist', 'src', 'bin.js');
 
+/** The kinds floor B' parses: pvlint's own answer (src/engine/relevant-kinds.ts), from the snapshot being measured. */
 async function relevantKinds(): Promise<string[]> {
   const registry = await import(pathToFileURL(path.join(PVLINT!, 'dist', 'src', 'registry.js')).href);
-  const kinds = new Set<string>(MODEL_KINDS);
-  for (const rule of registry.BUILTIN_RULES as { meta: { kinds: readonly string[] } }[]) rule.meta.kinds.forEach((k) => kinds.add(k));
-  return [...kinds].sort();
+  const planning = await import(pathToFileURL(path.join(PVLINT!, 'dist', 'src', 'engine', 'relevant-kinds.js')).href);
+  return [...(planning.relevantKinds(registry.BUILTIN_RULES) as ReadonlySet<string>)].sort();
 }
 
 function ensurePeer(dir: string): string | undefined {

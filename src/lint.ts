@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { diagnostic, FATAL_DIAGNOSTICS } from './engine/diagnostic.js';
 import { mergeFindings } from './engine/merge-findings.js';
-import { kindPlan } from './engine/relevant-kinds.js';
+import { kindPlan, planKinds } from './engine/relevant-kinds.js';
 import { runRules, type RuleSetting } from './engine/run-rules.js';
 import { checkShapes } from './engine/shape-check.js';
 import { Suppressor, type SuppressionEntry } from './engine/suppress.js';
@@ -23,7 +23,7 @@ import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js'
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
 import { renderAll } from './render/render-all.js';
 import { SourceCache } from './render/source-cache.js';
-import type { Finding, Resource, SourceFile } from './types.js';
+import type { Finding, Region, Resource, SourceFile } from './types.js';
 
 export interface LintOptions {
   /** Files and directories to lint; `-` reads `stdin`. */
@@ -188,6 +188,11 @@ function originFiles(resources: readonly Resource[]): number {
   return new Set(resources.map((r) => r.origin?.file?.absPath ?? r.file.absPath)).size;
 }
 
+/** Where a problem with a whole file (or directory, or stream) is reported (a fresh object: findings own theirs). */
+function fileStart(): Region {
+  return { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 };
+}
+
 /** Everything besides a file's text that decides what parsing it gives: a cache made under another is not used. */
 function cacheContext(plan: KindPlan | undefined, limits: Limits): string {
   return JSON.stringify({
@@ -228,7 +233,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // Documents of other kinds are not parsed (the kind pre-scan reads their `kind:` line as text); those of kinds only
   // some rule may look at are parsed when it does.
   const plan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
-  const renderKinds = plan && new Set([...plan.parse, ...(plan.defer ?? [])]);
+  const renderKinds = plan && planKinds(plan);
   const lintCache = options.cacheLocation === undefined ? undefined : LintCache.open(path.resolve(cwd, options.cacheLocation), cacheContext(plan, limits));
   // Discovery first, for every argument: the Kustomize roots and charts it finds render (child processes) while the
   // loose manifests are read and parsed below. Findings keep their order: each argument's, then the renders'.
@@ -246,7 +251,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   for (const [argument, input] of inputs) {
     for (const problem of input.problems) {
       const display = toDisplayPath(problem.file, root);
-      const finding = diagnostic(problem.ruleId, `${display}: ${problem.message}`, { file: display, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } }, problem.severity);
+      const finding = diagnostic(problem.ruleId, `${display}: ${problem.message}`, { file: display, region: fileStart() }, problem.severity);
       findings.push(problem.fix ? { ...finding, fix: problem.fix } : finding);
     }
     // Loose manifests of one argument are one environment. A committed or piped `helm template` stream is
@@ -282,8 +287,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       const text = options.stdin ?? '';
       const bytes = Buffer.byteLength(text);
       if (bytes > limits.maxFileBytes) {
-        const region = { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 };
-        findings.push(diagnostic('pvlint/limit', `<stdin>: standard input is larger than the ${formatBytes(limits.maxFileBytes)} limit (maxFileBytes); it is not read`, { file: '<stdin>', region }, 'error'));
+        findings.push(diagnostic('pvlint/limit', `<stdin>: standard input is larger than the ${formatBytes(limits.maxFileBytes)} limit (maxFileBytes); it is not read`, { file: '<stdin>', region: fileStart() }, 'error'));
       } else {
         budget.used += bytes;
         take(makeSourceFile('<stdin>', '<stdin>', text.replace(/^\uFEFF/, '')));
@@ -355,7 +359,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     } catch (error) {
       // A bug, but one environment must not stop the others.
       const anchor = shaped.resources[0];
-      const location = anchor ? { file: anchor.file.path, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } } : { file: s.name, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } };
+      const location = { file: anchor ? anchor.file.path : s.name, region: fileStart() };
       findings.push(diagnostic('pvlint/rule-crash', `building the storage model of ${s.name} failed: ${(error as Error)?.message ?? String(error)}; this environment was not linted`, location, 'error', [s.name]));
       continue;
     }

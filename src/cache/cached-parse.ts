@@ -9,7 +9,6 @@ import type { Limits } from '../load/limits.js';
 import { parseResources, type KindPlan, type ParsedFile } from '../load/parse-resources.js';
 import { fromRecord, toRecord, type ParseRecord } from '../load/parse-record.js';
 import { markShapeClean } from '../engine/shape-check.js';
-import { hasSourceComments } from '../render/helm-stream.js';
 import { setPositionMemo, type PositionMemo } from '../locate/locate.js';
 import type { Region, Resource, SourceFile } from '../types.js';
 import { contentHash, type LintCache } from './lint-cache.js';
@@ -101,16 +100,24 @@ export function recordShapeResults(resources: readonly Resource[], clean: Readon
   }
 }
 
-export function parseWithCache(file: SourceFile, limits: Partial<Limits> | undefined, plan: KindPlan | undefined, cache: LintCache | undefined, lazyPositions = false): ParsedFile {
+/** @param key the hash of `file.text`, when the caller has it already. */
+export function parseWithCache(
+  file: SourceFile, limits: Partial<Limits> | undefined, plan: KindPlan | undefined, cache: LintCache | undefined, lazyPositions = false,
+  key = cache ? contentHash(file.text) : '',
+): ParsedFile {
   if (!cache) return parseResources(file, limits, plan, lazyPositions);
-  const key = contentHash(file.text);
-  // Helm streams are never stored (their documents map to templates through the parsed documents themselves): not a
-  // miss either. Checked only when there is no entry, so a warm run does not scan every text for `# Source:`.
-  if (!cache.has('parse', key) && hasSourceComments(file.text)) return parseResources(file, limits, plan, lazyPositions);
-  const hit = cache.get<ParseRecord>('parse', key);
-  if (hit) return withMemo(file, key, fromRecord(file, hit, limits), cache);
+  let counted = false;
+  if (cache.has('parse', key)) {
+    // A hit, or (an entry that no longer reads) a miss: counted either way.
+    const hit = cache.get<ParseRecord>('parse', key);
+    if (hit) return withMemo(file, key, fromRecord(file, hit, limits), cache);
+    counted = true;
+  }
   const parsed = parseResources(file, limits, plan, lazyPositions);
+  // Helm streams are never stored (their documents map to templates through the parsed documents themselves), so
+  // they are not a miss either.
   if (parsed.helm) return parsed;
+  if (!counted) cache.countMiss();
   const record = toRecord(file, parsed);
   if (!record) return parsed;
   cache.set('parse', key, record);
@@ -121,10 +128,12 @@ export function parseWithCache(file: SourceFile, limits: Partial<Limits> | undef
  * A file a worker thread parsed (`record`, the same form the cache stores): its resources, with YAML nodes made on
  * first use. With a cache, the record is stored as if this thread had parsed the file.
  */
-export function adoptRecord(file: SourceFile, record: ParseRecord, limits: Partial<Limits> | undefined, cache: LintCache | undefined): ParsedFile {
+export function adoptRecord(
+  file: SourceFile, record: ParseRecord, limits: Partial<Limits> | undefined, cache: LintCache | undefined,
+  key = cache ? contentHash(file.text) : '',
+): ParsedFile {
   const parsed = fromRecord(file, record, limits);
   if (!cache) return parsed;
-  const key = contentHash(file.text);
   cache.set('parse', key, record);
   return withMemo(file, key, parsed, cache);
 }

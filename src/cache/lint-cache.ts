@@ -62,6 +62,11 @@ export class LintCache {
     return new LintCache(directory, file, context, stored);
   }
 
+  /** Counts a lookup the caller answered without `get` (it knew there was no entry). */
+  countMiss(): void {
+    this.misses++;
+  }
+
   /** Whether an entry exists (nothing is read or counted). */
   has(kind: string, key: string): boolean {
     return this.entries.has(`${kind}:${key}`);

@@ -24,8 +24,13 @@ export function kindPlan(rules: readonly RuleModule[]): KindPlan | undefined {
   return { parse, defer };
 }
 
+/** Every kind of a plan, parsed or deferred. */
+export function planKinds(plan: KindPlan): ReadonlySet<string> {
+  return new Set([...plan.parse, ...(plan.defer ?? [])]);
+}
+
 /** Every kind the rules may read, parsed or deferred (undefined: all kinds). */
 export function relevantKinds(rules: readonly RuleModule[]): ReadonlySet<string> | undefined {
   const plan = kindPlan(rules);
-  return plan && new Set([...plan.parse, ...(plan.defer ?? [])]);
+  return plan && planKinds(plan);
 }

@@ -17,6 +17,8 @@ const MIN_REMOTE = 32;
 
 interface Batch {
   files: SourceFile[];
+  /** The hash of each file's text, with a cache (computed once, for the lookup and the store). */
+  keys: (string | undefined)[];
   /** Per file: parse it in a worker (its index among the remote files) or here (-1). */
   remote: number[];
   records: Promise<(ParseRecord | null)[]>;
@@ -50,8 +52,9 @@ export class BatchParser {
     const files = this.current;
     this.current = [];
     let remoteFiles: SourceFile[] = [];
-    let remote = files.map((file) => {
-      if (hasSourceComments(file.text) || this.cache?.has('parse', contentHash(file.text))) return -1;
+    const keys = files.map((file) => (this.cache ? contentHash(file.text) : undefined));
+    let remote = files.map((file, i) => {
+      if (hasSourceComments(file.text) || (keys[i] !== undefined && this.cache!.has('parse', keys[i]!))) return -1;
       remoteFiles.push(file);
       return remoteFiles.length - 1;
     });
@@ -62,7 +65,7 @@ export class BatchParser {
     // A failed worker is not a failed lint: its files are parsed here.
     const records = remoteFiles.length === 0 ? Promise.resolve([]) : this.pool().parse(remoteFiles, this.limits, this.plan).catch(() => remoteFiles.map(() => null));
     const previous = this.inFlight;
-    this.inFlight = { files, remote, records };
+    this.inFlight = { files, keys, remote, records };
     if (previous) await this.takeBatch(previous);
   }
 
@@ -77,7 +80,8 @@ export class BatchParser {
     batch.files.forEach((file, i) => {
       const record = batch.remote[i] === -1 ? null : records[batch.remote[i]];
       // Positions on demand, as for any file parsed off this thread: the workers' documents are gone.
-      this.take(file, record ? adoptRecord(file, record, this.limits, this.cache) : parseWithCache(file, this.limits, this.plan, this.cache, true));
+      const key = batch.keys[i];
+      this.take(file, record ? adoptRecord(file, record, this.limits, this.cache, key) : parseWithCache(file, this.limits, this.plan, this.cache, true, key));
     });
   }
 }

@@ -72,11 +72,14 @@ export function makeResource(file: SourceFile, docIndex: number, node: YamlNode 
     docIndex,
     node: node as YamlNode,
   };
-  if (typeof node === 'function') {
-    let made: YamlNode | undefined;
-    Object.defineProperty(resource, 'node', { enumerable: true, configurable: true, get: () => (made ??= node()) });
-  }
+  if (typeof node === 'function') setLazyNode(resource, node);
   return resource;
+}
+
+/** Makes `resource.node` a getter that calls `make` once, on first use. */
+function setLazyNode(resource: Resource, make: () => YamlNode): void {
+  let made: YamlNode | undefined;
+  Object.defineProperty(resource, 'node', { enumerable: true, configurable: true, get: () => (made ??= make()) });
 }
 
 /**
@@ -112,8 +115,7 @@ function collect(file: SourceFile, docIndex: number, node: YamlNode, object: any
 
 function makeNodeLazy(resource: Resource, file: SourceFile, span: DocumentSpan, limits: Partial<Limits> | undefined): void {
   const items = itemPathOf(resource);
-  let made: YamlNode | undefined;
-  Object.defineProperty(resource, 'node', { enumerable: true, configurable: true, get: () => (made ??= reparsedNode(file, span, items, limits)) });
+  setLazyNode(resource, () => reparsedNode(file, span, items, limits));
 }
 
 /** Document nodes parsed again for positions, per file and document start. */
