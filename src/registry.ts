@@ -64,6 +64,7 @@ import meshInitContainerNetwork from '../rules/mesh-init-container-network.js';
 import meshNfsServerInMesh from '../rules/mesh-nfs-server-in-mesh.js';
 import efsVolumeHandleInvalid from '../rules/efs-volume-handle-invalid.js';
 import efsStorageclassInvalid from '../rules/efs-storageclass-invalid.js';
+import pvcDefaultClassSkipsStaticPv from '../rules/pvc-default-class-skips-static-pv.js';
 
 export const BUILTIN_RULES: readonly RuleModule[] = [
   pvPvcStaticMismatch,
@@ -123,6 +124,7 @@ export const BUILTIN_RULES: readonly RuleModule[] = [
   meshNfsServerInMesh,
   efsVolumeHandleInvalid,
   efsStorageclassInvalid,
+  pvcDefaultClassSkipsStaticPv,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 /** Change rules: they compare each environment with itself at a base ref (`--base`), so they run only then. */
