@@ -18,21 +18,29 @@ export default defineRule({
       'claim a StatefulSet in that namespace creates from its volumeClaimTemplates (`<template>-<statefulset>-<ordinal>`).',
     exceptions:
       'A claim that is not in the repo may exist in the cluster: without `bundleComplete` the finding is a note. ' +
+      'It is an error when the environment\'s own kustomization declares the claim and deletes it with a `$patch: delete` ' +
+      'patch (the render lacks it while the base has it): then the repository itself removed it. ' +
       'It is an error when a PVC of that name exists in another namespace (it can never be used from here) or when the ' +
       'bundle is declared complete. Generic ephemeral volumes create their own claims and are never reported, nor is a StatefulSet pod volume ' +
       'that shares its name with a claim template (the controller replaces it with the template\'s claim).',
     fix:
       'Create the PVC in the pod\'s namespace (or move the workload next to it). For per-replica storage use a StatefulSet ' +
       'with volumeClaimTemplates or a generic ephemeral volume.',
-    reportsAt: 'The `claimName` of the volume.',
+    reportsAt: 'The `claimName` of the volume; for a claim the environment deletes, the `$patch: delete` line (the mount is related).',
     references: [
       { title: 'Kubernetes docs: Persistent Volumes, "Claims As Volumes"', url: 'https://kubernetes.io/docs/concepts/storage/persistent-volumes/#claims-as-volumes' },
+      { title: 'Kustomize docs: patchesStrategicMerge / patches (strategic merge patches, `$patch: delete`)', url: 'https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesstrategicmerge/' },
       { title: 'kube-scheduler VolumeBinding plugin (persistentvolumeclaim not found)', url: 'https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/framework/plugins/volumebinding/volume_binding.go' },
     ],
     messages: {
       missing: (d: { kind: string; workload: string; claim: string; namespace: string; complete: boolean }) =>
         `${d.kind} "${d.workload}" mounts PersistentVolumeClaim "${d.claim}", which ${d.complete ? 'does not exist' : 'is not in the repo'} in namespace "${d.namespace}"; ` +
         `pods stay Pending with 'persistentvolumeclaim "${d.claim}" not found'${d.complete ? '' : ' unless it exists in the cluster'}.`,
+      removedByPatch: (d: { kind: string; workload: string; claim: string; namespace: string }) =>
+        `${d.kind} "${d.workload}" mounts PersistentVolumeClaim "${d.claim}", which this environment's kustomization deletes ` +
+        `with a \`$patch: delete\` patch while the workload still mounts it: the environment no longer creates the claim, so new pods stay ` +
+        `Pending with 'persistentvolumeclaim "${d.claim}" not found' (and GitOps pruning deletes a claim that exists). ` +
+        'Keep the claim in this environment, or remove the volume and its mounts from the workload here too.',
       otherNamespace: (d: { kind: string; workload: string; claim: string; namespace: string; others: string }) =>
         `${d.kind} "${d.workload}" in namespace "${d.namespace}" mounts PersistentVolumeClaim "${d.claim}", but a claim of that name exists only in ${d.others}; ` +
         'claims must be in the pod\'s namespace, so pods stay Pending.',
@@ -102,6 +110,20 @@ spec:
             severity: 'error',
             data: { ...base, others: `namespace ${elsewhere.map((pvc) => `"${model.namespaceOf(pvc)}"`).join(', ')}` },
             related: elsewhere.map((pvc) => ({ resource: pvc, path: ['metadata', 'name'], message: `PVC "${pvc.name}" in namespace "${model.namespaceOf(pvc)}"` })),
+          });
+          continue;
+        }
+        const removed = model.removed.find((r) => r.resource.kind === 'PersistentVolumeClaim' &&
+          (r.resource.name === volume.claimName || r.deletedBy?.object?.metadata?.name === volume.claimName));
+        if (removed) {
+          // At the delete patch: the line the environment's author wrote, and the one to revert.
+          const at = removed.deletedBy ? { resource: removed.deletedBy, path: ['$patch'] } : { resource: template.workload, path };
+          report({
+            ...at, messageId: 'removedByPatch', severity: 'error', data: base,
+            related: [
+              { resource: template.workload, path, message: `${template.kind} "${template.workload.name}" mounts it` },
+              { resource: removed.resource, path: ['metadata', 'name'], message: `PersistentVolumeClaim "${removed.resource.name}" as the base declares it` },
+            ],
           });
           continue;
         }

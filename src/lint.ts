@@ -23,6 +23,7 @@ import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js'
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
 import { renderAll } from './render/render-all.js';
 import { SourceCache } from './render/source-cache.js';
+import type { RemovedObject } from './model/removed-objects.js';
 import type { Finding, Region, Resource, SourceFile } from './types.js';
 
 export interface LintOptions {
@@ -166,6 +167,7 @@ interface Scope {
   /** Documents of kinds only some rule may read, parsed when one asks (`StorageModel.ofKind`). */
   deferred: DeferredDocument[];
   defaultNamespace?: string;
+  removed?: RemovedObject[];
 }
 
 /** A file as text, or the finding that says why it was not read (at its line when the problem has one). */
@@ -327,7 +329,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     findings.push(...scope.diagnostics);
     documents += scope.documents;
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
-    scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace });
+    scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace, removed: scope.removed });
   }
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {
@@ -355,6 +357,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
         cluster: options.cluster,
         meshDefaults: options.cluster?.mesh,
         deferred: deferredLoaders(s.deferred, limits),
+        removed: s.removed,
       });
     } catch (error) {
       // A bug, but one environment must not stop the others.

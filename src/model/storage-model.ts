@@ -3,6 +3,7 @@
 import type { Resource } from '../types.js';
 import { getPath, isShadowedByClaimTemplate, podTemplateOf, WORKLOAD_KINDS, type ContainerUse, type PodTemplate, type PodVolume } from './pod-templates.js';
 import type { MeshDefaults } from './mesh.js';
+import type { RemovedObject } from './removed-objects.js';
 import { declaredClassResource, parseKubernetesVersion, type ClusterFacts, type DriverOverride, type KubernetesVersion } from './cluster-facts.js';
 
 /**
@@ -62,6 +63,8 @@ export interface ModelOptions {
    * documents: called on the first `ofKind` of that kind. Only kinds the model does not index itself.
    */
   deferred?: ReadonlyMap<string, () => readonly Resource[]>;
+  /** Objects the repository removes from this environment (an overlay's `$patch: delete`), found by the renderer. */
+  removed?: readonly RemovedObject[];
 }
 
 export function isDefaultClass(storageClass: Resource): boolean {
@@ -89,6 +92,8 @@ export class StorageModel {
   readonly kubernetesVersion: KubernetesVersion | undefined;
   /** Driver capability overrides from configuration; driverCapabilities() applies them while rules run. */
   readonly driverOverrides: readonly DriverOverride[];
+  /** Objects the repository removes from this environment (see removed-objects.ts). */
+  readonly removed: readonly RemovedObject[];
   private all: readonly Resource[];
   private readonly deferred: Map<string, () => readonly Resource[]>;
   readonly templates: readonly PodTemplate[];
@@ -122,6 +127,7 @@ export class StorageModel {
     this.meshDefaults = options.meshDefaults ?? {};
     this.kubernetesVersion = parseKubernetesVersion(options.cluster?.kubernetesVersion);
     this.driverOverrides = options.cluster?.drivers ?? [];
+    this.removed = options.removed ?? [];
     this.all = resources;
     this.deferred = new Map(options.deferred ?? []);
     const templates: PodTemplate[] = [];

@@ -12,6 +12,7 @@ import { kustomizeRenderKey } from '../cache/render-key.js';
 import type { KindPlan } from '../load/parse-resources.js';
 import { kustomizationFileIn, loadKustomization } from './kustomization.js';
 import { kustomizeLocator } from './kustomize-locate.js';
+import { removedByKustomization } from './kustomize-removed.js';
 import { takeOrigin } from './origin.js';
 import { runCommand } from './process.js';
 import { cleanRendererMessage, type RenderedScope } from './rendered-scope.js';
@@ -107,6 +108,7 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
       resource.locate = located.locate;
       scope.resources.push(resource);
     }
+    scope.removed = removedByKustomization(cache, dir, scope.resources, ['PersistentVolumeClaim']);
     return scope;
   } finally {
     await rm(wrapper, { recursive: true, force: true });

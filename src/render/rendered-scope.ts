@@ -1,4 +1,5 @@
 // What every renderer hands back: one environment's objects, or the reason it has none.
+import type { RemovedObject } from '../model/removed-objects.js';
 import type { Finding, Resource, SourceFile } from '../types.js';
 
 export interface RenderedScope {
@@ -15,6 +16,8 @@ export interface RenderedScope {
   missing?: boolean;
   /** Namespace for objects that set none (Helm's release namespace). */
   defaultNamespace?: string;
+  /** Objects the tree declares and a patch of the tree deletes (kustomize `$patch: delete`). */
+  removed?: RemovedObject[];
 }
 
 /** Makes renderer messages readable: the text of kubectl's klog line, without `Error:` prefixes or temp paths. */

@@ -30,9 +30,12 @@ async function checkMarkers(dir: string, findings: Awaited<ReturnType<typeof lin
 it('kustomize: the prod patches introduce the pitfalls, findings point at the patch lines', async () => {
   const result = await lint({ paths: ['examples/kustomize'], cwd: PROJECT_ROOT });
   assert.is(result.fatal, false);
-  assert.equal(result.scopes.map((s) => s.name), ['examples/kustomize/overlays/dev', 'examples/kustomize/overlays/prod']);
+  assert.equal(result.scopes.map((s) => s.name), ['examples/kustomize/overlays/dev', 'examples/kustomize/overlays/preview', 'examples/kustomize/overlays/prod']);
   await checkMarkers('examples/kustomize', result.findings);
-  for (const finding of result.findings) assert.equal(finding.environments, ['examples/kustomize/overlays/prod']);
+  for (const finding of result.findings) {
+    const overlay = finding.location.file.startsWith('examples/kustomize/overlays/preview/') ? 'preview' : 'prod';
+    assert.equal(finding.environments, [`examples/kustomize/overlays/${overlay}`]);
+  }
   const replicas = result.findings.find((f) => f.ruleId === 'rwo-claim-multi-node')!;
   assert.equal(replicas.related[0].location.file, 'examples/kustomize/base/deployment.yaml');
 });

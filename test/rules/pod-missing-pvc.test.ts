@@ -1,4 +1,7 @@
 import rule from '../../rules/pod-missing-pvc.js';
+import { parseResources } from '../../src/load/parse-resources.js';
+import { makeSourceFile } from '../../src/load/source-file.js';
+import type { RemovedObject } from '../../src/model/removed-objects.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 
 const deployment = (namespace: string | undefined, claim: string) => `apiVersion: apps/v1
@@ -26,6 +29,17 @@ spec:
   accessModes: [ReadWriteOnce]
   resources: {requests: {storage: 1Gi}}
 `;
+
+/** What the kustomize renderer hands the model for a base claim an overlay deletes. */
+const removedClaim = (name: string): RemovedObject[] => {
+  const base = parseResources(makeSourceFile('/virtual/base/claims.yaml', 'base/claims.yaml', pvc(undefined, name))).resources[0];
+  const patch = parseResources(makeSourceFile('/virtual/overlay/drop.yaml', 'overlay/drop.yaml', `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: ${name}}
+$patch: delete
+`)).resources[0];
+  return [{ resource: base, deletedBy: patch }];
+};
 
 ruleTester(rule, {
   valid: [
@@ -81,6 +95,18 @@ spec:
     },
   ],
   invalid: [
+    {
+      name: 'a claim the environment deletes with $patch: delete is an error at the patch',
+      code: deployment('shop', 'data'),
+      model: { removed: removedClaim('data') },
+      errors: [{ messageId: 'removedByPatch', severity: 'error', resource: 'PersistentVolumeClaim//data', path: ['$patch'], messageIncludes: ['deletes with a `$patch: delete` patch'] }],
+    },
+    {
+      name: 'a deleted claim of another name does not change the note',
+      code: deployment('shop', 'data'),
+      model: { removed: removedClaim('cache') },
+      errors: [{ messageId: 'missing', severity: 'note' }],
+    },
     {
       name: 'claim not in the repo is a note',
       code: deployment('shop', 'data'),
