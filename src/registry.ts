@@ -65,6 +65,7 @@ import meshNfsServerInMesh from '../rules/mesh-nfs-server-in-mesh.js';
 import efsVolumeHandleInvalid from '../rules/efs-volume-handle-invalid.js';
 import efsStorageclassInvalid from '../rules/efs-storageclass-invalid.js';
 import pvcDefaultClassSkipsStaticPv from '../rules/pvc-default-class-skips-static-pv.js';
+import databaseReplicasShareRwoClaim from '../rules/database-replicas-share-rwo-claim.js';
 
 export const BUILTIN_RULES: readonly RuleModule[] = [
   pvPvcStaticMismatch,
@@ -125,6 +126,7 @@ export const BUILTIN_RULES: readonly RuleModule[] = [
   efsVolumeHandleInvalid,
   efsStorageclassInvalid,
   pvcDefaultClassSkipsStaticPv,
+  databaseReplicasShareRwoClaim,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 /** Change rules: they compare each environment with itself at a base ref (`--base`), so they run only then. */
