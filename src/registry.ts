@@ -66,6 +66,7 @@ import efsVolumeHandleInvalid from '../rules/efs-volume-handle-invalid.js';
 import efsStorageclassInvalid from '../rules/efs-storageclass-invalid.js';
 import pvcDefaultClassSkipsStaticPv from '../rules/pvc-default-class-skips-static-pv.js';
 import databaseReplicasShareRwoClaim from '../rules/database-replicas-share-rwo-claim.js';
+import provisionerNameTypo from '../rules/provisioner-name-typo.js';
 
 export const BUILTIN_RULES: readonly RuleModule[] = [
   pvPvcStaticMismatch,
@@ -127,6 +128,7 @@ export const BUILTIN_RULES: readonly RuleModule[] = [
   efsStorageclassInvalid,
   pvcDefaultClassSkipsStaticPv,
   databaseReplicasShareRwoClaim,
+  provisionerNameTypo,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 /** Change rules: they compare each environment with itself at a base ref (`--base`), so they run only then. */
