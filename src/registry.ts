@@ -67,6 +67,7 @@ import efsStorageclassInvalid from '../rules/efs-storageclass-invalid.js';
 import pvcDefaultClassSkipsStaticPv from '../rules/pvc-default-class-skips-static-pv.js';
 import databaseReplicasShareRwoClaim from '../rules/database-replicas-share-rwo-claim.js';
 import provisionerNameTypo from '../rules/provisioner-name-typo.js';
+import storageFeatureVersion from '../rules/storage-feature-version.js';
 
 export const BUILTIN_RULES: readonly RuleModule[] = [
   pvPvcStaticMismatch,
@@ -129,6 +130,7 @@ export const BUILTIN_RULES: readonly RuleModule[] = [
   pvcDefaultClassSkipsStaticPv,
   databaseReplicasShareRwoClaim,
   provisionerNameTypo,
+  storageFeatureVersion,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 /** Change rules: they compare each environment with itself at a base ref (`--base`), so they run only then. */

@@ -4,6 +4,7 @@ import fg from 'fast-glob';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readLintConfig } from '../src/config/lint-config.js';
 import { lint } from '../src/lint.js';
 import { actualMarkers, expectedMarkers } from './helpers/rule-tester.js';
 import { PROJECT_ROOT } from './helpers/paths.js';
@@ -20,6 +21,20 @@ examples('every pitfall in examples/plain fires exactly where its marker says, a
   }
   const stray = result.findings.filter((f) => !files.includes(f.location.file));
   assert.equal(stray.map((f) => `${f.ruleId} ${f.location.file}`), []);
+});
+
+examples('examples/cluster-version fires with its own .pvlint.yaml (cluster facts), exactly where its markers say', async () => {
+  const cwd = path.join(PROJECT_ROOT, 'examples/cluster-version');
+  const config = await readLintConfig(cwd);
+  assert.ok(config, 'examples/cluster-version/.pvlint.yaml is read');
+  const result = await lint({ ...config!.options, paths: ['.'], cwd });
+  const files = await fg('**/*.{yaml,yml}', { cwd });
+  assert.ok(files.length >= 1);
+  for (const file of files.sort()) {
+    const expected = expectedMarkers(readFileSync(path.join(cwd, file), 'utf8'));
+    const findings = result.findings.filter((f) => !f.ruleId.startsWith('pvlint/'));
+    assert.equal(actualMarkers(findings, `examples/cluster-version/${file}`), expected, file);
+  }
 });
 
 examples.run();

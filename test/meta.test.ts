@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
+import { parse as parseYaml } from 'yaml';
 import * as assert from 'uvu/assert';
 import { rulePageMarkdown } from '../src/docs/rule-page.js';
 import { rulesMarkdownTable } from '../src/docs/rules-table.js';
@@ -52,7 +53,9 @@ for (const rule of ALL_RULES) {
         return lintChange(rule, pair.base, pair.head);
       }
       assert.type(example, 'string', `${rule.id}: its examples are manifests`);
-      return lintText(BUILTIN_RULES.find((r) => r.id === rule.id)!, example as string);
+      // An example about cluster facts states them in a first-line comment: `# .pvlint.yaml: cluster: {kubernetesVersion: "1.21"}`.
+      const facts = /^# \.pvlint\.yaml: cluster: (\{.*\})$/m.exec(example as string);
+      return lintText(BUILTIN_RULES.find((r) => r.id === rule.id)!, example as string, undefined, facts ? { cluster: parseYaml(facts[1]) } : undefined);
     };
     rule.meta.examples.invalid.forEach((example, i) => {
       const findings = run(example);
