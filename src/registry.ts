@@ -68,6 +68,7 @@ import pvcDefaultClassSkipsStaticPv from '../rules/pvc-default-class-skips-stati
 import databaseReplicasShareRwoClaim from '../rules/database-replicas-share-rwo-claim.js';
 import provisionerNameTypo from '../rules/provisioner-name-typo.js';
 import storageFeatureVersion from '../rules/storage-feature-version.js';
+import storageclassTopologyConflict from '../rules/storageclass-topology-conflict.js';
 
 export const BUILTIN_RULES: readonly RuleModule[] = [
   pvPvcStaticMismatch,
@@ -131,6 +132,7 @@ export const BUILTIN_RULES: readonly RuleModule[] = [
   databaseReplicasShareRwoClaim,
   provisionerNameTypo,
   storageFeatureVersion,
+  storageclassTopologyConflict,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 /** Change rules: they compare each environment with itself at a base ref (`--base`), so they run only then. */
