@@ -31,11 +31,37 @@ ${names.map((n) => `    - {metadata: {name: ${n}}, spec: {storageClassName: ${st
 ruleTester(rule, {
   valid: [
     { name: 'seven DigitalOcean volumes fit', code: sc('do', 'dobs.csi.digitalocean.com') + sts(7, 'do') },
-    { name: 'a driver without a configured limit', code: sc('gp3', 'ebs.csi.aws.com') + sts(40, 'gp3') },
+    { name: 'a driver without a configured limit', code: sc('rbd', 'rbd.csi.ceph.com') + sts(40, 'rbd') },
+    { name: 'thirty-nine EBS volumes fit the documented EBS limit', code: sc('gp3', 'ebs.csi.aws.com') + sts(39, 'gp3') },
+    { name: 'the EBS default can be raised for instance types that attach more', code: sc('gp3', 'ebs.csi.aws.com') + sts(40, 'gp3'), options: { limits: { 'ebs.csi.aws.com': 100 } } },
+    { name: 'pods not pinned to one node are not added up', code: sc('do', 'dobs.csi.digitalocean.com') + sts(4, 'do').replace('spec:\n  serviceName', 'spec:\n  replicas: 3\n  serviceName') },
     { name: 'a driver without an attach step', code: sc('efs', 'efs.csi.aws.com') + sts(20, 'efs') },
     { name: 'a higher limit from the option', code: sc('do', 'dobs.csi.digitalocean.com') + sts(8, 'do'), options: { limits: { 'dobs.csi.digitalocean.com': 15 } } },
   ],
   invalid: [
+    {
+      name: 'forty EBS volumes exceed the documented EBS limit',
+      code: sc('gp3', 'ebs.csi.aws.com') + sts(40, 'gp3'),
+      errors: [{ messageId: 'tooMany', messageIncludes: ['needs 40 ebs.csi.aws.com volumes', 'at most 39'] }],
+    },
+    {
+      name: 'sixty-five Azure disks',
+      code: sc('managed', 'disk.csi.azure.com') + sts(65, 'managed'),
+      errors: [{ messageId: 'tooMany', messageIncludes: ['at most 64'] }],
+    },
+    {
+      name: 'the in-tree GCE PD name counts as the PD CSI driver',
+      code: sc('standard', 'kubernetes.io/gce-pd') + sts(128, 'standard'),
+      errors: [{ messageId: 'tooMany', messageIncludes: ['pd.csi.storage.gke.io', 'at most 127'] }],
+    },
+    {
+      name: 'three replicas pinned to one node need 12 DigitalOcean volumes there',
+      code: sc('do', 'dobs.csi.digitalocean.com') + sts(4, 'do').replace('spec:\n  serviceName', 'spec:\n  replicas: 3\n  serviceName').replace('    spec:\n      containers', '    spec:\n      nodeSelector: {kubernetes.io/hostname: worker-1}\n      containers'),
+      errors: [{
+        messageId: 'pinnedTooMany', severity: 'warning', path: ['spec', 'template', 'spec', 'nodeSelector', 'kubernetes.io/hostname'],
+        messageIncludes: ['pinned to node "worker-1"', 'StatefulSet "shards" ×3', 'need 12 dobs.csi.digitalocean.com volumes', 'at most 7'],
+      }],
+    },
     {
       name: 'eight DigitalOcean volumes',
       code: sc('do', 'dobs.csi.digitalocean.com') + sts(8, 'do'),
