@@ -8,6 +8,14 @@ import type { JsonPath, Resource } from '../src/types.js';
 
 const DEFAULT_ANNOTATION = 'snapshot.storage.kubernetes.io/is-default-class';
 
+/**
+ * Drivers that implement neither snapshots nor clones: the EFS driver's controller advertises only CREATE_DELETE_VOLUME
+ * and answers CreateSnapshot with Unimplemented (aws-efs-csi-driver pkg/driver/controller.go).
+ */
+const NO_SNAPSHOT_OR_CLONE: Readonly<Record<string, string>> = {
+  'efs.csi.aws.com': 'the EFS CSI driver implements neither snapshots nor clones (its controller only creates and deletes access points)',
+};
+
 function isDefaultSnapshotClass(vsc: Resource): boolean {
   return vsc.object?.metadata?.annotations?.[DEFAULT_ANNOTATION] === 'true';
 }
@@ -54,7 +62,9 @@ export default defineRule({
       '`deletionPolicy: Delete` on a default class or a class named like a backup class (note). A VolumeSnapshot whose ' +
       'VolumeSnapshotClass (in the repo) has another driver than its source claim (error). A claim whose `dataSource` / ' +
       '`dataSourceRef` is a PersistentVolumeClaim in the repo with a larger request, another volumeMode or another driver, or a ' +
-      'VolumeSnapshot whose class driver differs from the claim\'s StorageClass provisioner (error).',
+      'VolumeSnapshot whose class driver differs from the claim\'s StorageClass provisioner (error). A VolumeSnapshotClass, a ' +
+      'VolumeSnapshot of a claim, or a clone / restore claim of a driver that implements neither snapshots nor clones ' +
+      '(efs.csi.aws.com) (error).',
     exceptions:
       'Objects the repo does not hold (the source claim, the snapshot, the classes) are not guessed at; cross-namespace data ' +
       'sources (`dataSourceRef.namespace`) and populators of other kinds are not checked. The snapshot restore size is only known ' +
@@ -64,6 +74,7 @@ export default defineRule({
       'class per driver; snapshot and clone within one CSI driver, with the same volumeMode, and request at least the source\'s size.',
     reportsAt: 'The class\'s `deletionPolicy` (or the class, where it is missing), the VolumeSnapshot\'s `volumeSnapshotClassName`, or the clone\'s mismatching field.',
     references: [
+      { title: 'aws-efs-csi-driver pkg/driver/controller.go (controllerCaps: CREATE_DELETE_VOLUME only; CreateSnapshot Unimplemented)', url: 'https://github.com/kubernetes-sigs/aws-efs-csi-driver/blob/59aa7ff8806dcd644acf92a6510eec92189fbe21/pkg/driver/controller.go' },
       { title: 'Kubernetes docs: Volume Snapshot Classes (deletionPolicy, default class)', url: 'https://kubernetes.io/docs/concepts/storage/volume-snapshot-classes/' },
       { title: 'Kubernetes docs: CSI Volume Cloning', url: 'https://kubernetes.io/docs/concepts/storage/volume-pvc-datasource/' },
       { title: 'kubernetes-csi/external-provisioner pkg/controller/controller.go (getPVCSource, getSnapshotSource)', url: 'https://github.com/kubernetes-csi/external-provisioner/blob/master/pkg/controller/controller.go' },
@@ -91,6 +102,8 @@ export default defineRule({
       cloneDriver: (d: { claim: string; provisioner: string; storageClass: string; source: string; sourceDriver: string }) =>
         `PersistentVolumeClaim "${d.claim}" clones "${d.source}", a ${d.sourceDriver} volume, with StorageClass "${d.storageClass}" of ` +
         `${d.provisioner}: a clone must stay within one CSI driver, so provisioning fails ("claim in dataSource not bound or invalid").`,
+      unsupported: (d: { what: string; driver: string; reason: string; outcome: string }) =>
+        `${d.what} through ${d.driver}, but ${d.reason}: ${d.outcome}`,
       restoreDriver: (d: { claim: string; provisioner: string; storageClass: string; snapshot: string; snapshotDriver: string }) =>
         `PersistentVolumeClaim "${d.claim}" restores VolumeSnapshot "${d.snapshot}" (driver ${d.snapshotDriver}) with StorageClass ` +
         `"${d.storageClass}" of ${d.provisioner}: the snapshot can only be restored by its own driver, so provisioning fails.`,
@@ -134,6 +147,14 @@ deletionPolicy: Retain
         });
       }
     }
+    for (const vsc of classByName.values()) {
+      const driver = typeof vsc.object?.driver === 'string' ? normaliseProvisioner(vsc.object.driver) : undefined;
+      if (!driver || !NO_SNAPSHOT_OR_CLONE[driver]) continue;
+      report({
+        resource: vsc, path: ['driver'], messageId: 'unsupported',
+        data: { what: `VolumeSnapshotClass "${vsc.name}" takes snapshots`, driver, reason: NO_SNAPSHOT_OR_CLONE[driver], outcome: 'every VolumeSnapshot of this class fails and never becomes ready to use.' },
+      });
+    }
     const defaultsByDriver = new Map<string, Resource[]>();
     for (const vsc of classByName.values()) {
       if (!isDefaultSnapshotClass(vsc) || typeof vsc.object?.driver !== 'string') continue;
@@ -168,6 +189,24 @@ deletionPolicy: Retain
       snapshots.set(`${namespace}/${snapshot.name}`, snapshot);
       const className = snapshot.object?.spec?.volumeSnapshotClassName;
       const source = snapshot.object?.spec?.source?.persistentVolumeClaimName;
+      if (typeof source === 'string') {
+        const sourceClaim = claimNear(namespace, source, snapshot);
+        const sourceDriver = sourceClaim ? driverName(sourceClaim) : undefined;
+        const vscOwn = typeof className === 'string' ? classByName.get(className) : undefined;
+        const classDriverOwn = typeof vscOwn?.object?.driver === 'string' ? normaliseProvisioner(vscOwn.object.driver) : undefined;
+        // A class of such a driver is reported on the class itself.
+        if (sourceClaim && sourceDriver && NO_SNAPSHOT_OR_CLONE[sourceDriver] && classDriverOwn !== sourceDriver) {
+          report({
+            resource: snapshot, path: ['spec', 'source', 'persistentVolumeClaimName'], messageId: 'unsupported',
+            data: {
+              what: `VolumeSnapshot "${snapshot.name}" snapshots PersistentVolumeClaim "${sourceClaim.name}"`, driver: sourceDriver, reason: NO_SNAPSHOT_OR_CLONE[sourceDriver],
+              outcome: 'the snapshot is never taken; back the data up with a file-level tool or the storage system\'s own backups (AWS Backup for EFS).',
+            },
+            related: [{ resource: sourceClaim, path: ['spec'], message: `PersistentVolumeClaim "${sourceClaim.name}"` }],
+          });
+          continue;
+        }
+      }
       if (typeof className !== 'string' || typeof source !== 'string') continue;
       const vsc = classByName.get(className);
       const pvc = claimNear(namespace, source, snapshot);
@@ -188,6 +227,19 @@ deletionPolicy: Retain
       if (!source) continue;
       const namespace = model.namespaceOf(pvc) ?? model.defaultNamespace;
       const target = classProvisioner(model, pvc);
+      const targetDriver = target ? normaliseProvisioner(target.name) : undefined;
+      if (targetDriver && NO_SNAPSHOT_OR_CLONE[targetDriver]) {
+        report({
+          resource: pvc, path: source.path, messageId: 'unsupported',
+          data: {
+            what: `PersistentVolumeClaim "${pvc.name}" is ${source.kind === 'VolumeSnapshot' ? `restored from VolumeSnapshot "${source.name}"` : `a clone of PersistentVolumeClaim "${source.name}"`} provisioned`,
+            driver: targetDriver, reason: NO_SNAPSHOT_OR_CLONE[targetDriver],
+            outcome: 'provisioning fails and the claim stays Pending; copy the data into a new volume with a Job instead.',
+          },
+          related: [{ resource: target!.storageClass, path: ['provisioner'], message: `StorageClass "${target!.storageClass.name}"` }],
+        });
+        continue;
+      }
       if (source.kind === 'VolumeSnapshot') {
         const snapshot = snapshots.get(`${namespace}/${source.name}`);
         const className = snapshot?.object?.spec?.volumeSnapshotClassName;

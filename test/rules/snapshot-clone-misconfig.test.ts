@@ -47,6 +47,27 @@ ruleTester(rule, {
   ],
   invalid: [
     {
+      name: 'a VolumeSnapshotClass of the EFS driver',
+      code: vsc('efs-snap', 'efs.csi.aws.com', 'Retain'),
+      errors: [{ messageId: 'unsupported', severity: 'error', path: ['driver'], messageIncludes: ['implements neither snapshots nor clones'] }],
+    },
+    {
+      name: 'a VolumeSnapshot of an EFS claim (no class in the repo)',
+      code: sc('efs', 'efs.csi.aws.com') + pvc('shared', { storageClass: 'efs' }) + `---
+apiVersion: snapshot.storage.k8s.io/v1
+kind: VolumeSnapshot
+metadata: {name: nightly}
+spec:
+  source: {persistentVolumeClaimName: shared}
+`,
+      errors: [{ messageId: 'unsupported', path: ['spec', 'source', 'persistentVolumeClaimName'], messageIncludes: ['VolumeSnapshot "nightly" snapshots PersistentVolumeClaim "shared"', 'AWS Backup'] }],
+    },
+    {
+      name: 'a clone of an EFS claim',
+      code: sc('efs', 'efs.csi.aws.com') + pvc('shared', { storageClass: 'efs' }) + pvc('copy', { storageClass: 'efs', dataSource: '{kind: PersistentVolumeClaim, name: shared}' }),
+      errors: [{ messageId: 'unsupported', resource: 'PersistentVolumeClaim//copy', path: ['spec', 'dataSource'], messageIncludes: ['a clone of PersistentVolumeClaim "shared" provisioned through efs.csi.aws.com', 'stays Pending'] }],
+    },
+    {
       name: 'no deletionPolicy',
       code: vsc('snaps', 'ebs.csi.aws.com'),
       errors: [{ messageId: 'noDeletionPolicy', severity: 'error', line: 3, path: ['deletionPolicy'] }],
