@@ -69,6 +69,7 @@ import databaseReplicasShareRwoClaim from '../rules/database-replicas-share-rwo-
 import provisionerNameTypo from '../rules/provisioner-name-typo.js';
 import storageFeatureVersion from '../rules/storage-feature-version.js';
 import storageclassTopologyConflict from '../rules/storageclass-topology-conflict.js';
+import linuxOnlyDriverOnWindows from '../rules/linux-only-driver-on-windows.js';
 
 export const BUILTIN_RULES: readonly RuleModule[] = [
   pvPvcStaticMismatch,
@@ -133,6 +134,7 @@ export const BUILTIN_RULES: readonly RuleModule[] = [
   provisionerNameTypo,
   storageFeatureVersion,
   storageclassTopologyConflict,
+  linuxOnlyDriverOnWindows,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 /** Change rules: they compare each environment with itself at a base ref (`--base`), so they run only then. */
