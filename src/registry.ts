@@ -70,6 +70,7 @@ import provisionerNameTypo from '../rules/provisioner-name-typo.js';
 import storageFeatureVersion from '../rules/storage-feature-version.js';
 import storageclassTopologyConflict from '../rules/storageclass-topology-conflict.js';
 import linuxOnlyDriverOnWindows from '../rules/linux-only-driver-on-windows.js';
+import jobDeletesMountedClaim from '../rules/job-deletes-mounted-claim.js';
 
 export const BUILTIN_RULES: readonly RuleModule[] = [
   pvPvcStaticMismatch,
@@ -135,6 +136,7 @@ export const BUILTIN_RULES: readonly RuleModule[] = [
   storageFeatureVersion,
   storageclassTopologyConflict,
   linuxOnlyDriverOnWindows,
+  jobDeletesMountedClaim,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 /** Change rules: they compare each environment with itself at a base ref (`--base`), so they run only then. */
