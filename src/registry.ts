@@ -71,6 +71,7 @@ import storageFeatureVersion from '../rules/storage-feature-version.js';
 import storageclassTopologyConflict from '../rules/storageclass-topology-conflict.js';
 import linuxOnlyDriverOnWindows from '../rules/linux-only-driver-on-windows.js';
 import jobDeletesMountedClaim from '../rules/job-deletes-mounted-claim.js';
+import efsDnsPinnedHostAlias from '../rules/efs-dns-pinned-host-alias.js';
 
 export const BUILTIN_RULES: readonly RuleModule[] = [
   pvPvcStaticMismatch,
@@ -137,6 +138,7 @@ export const BUILTIN_RULES: readonly RuleModule[] = [
   storageclassTopologyConflict,
   linuxOnlyDriverOnWindows,
   jobDeletesMountedClaim,
+  efsDnsPinnedHostAlias,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 /** Change rules: they compare each environment with itself at a base ref (`--base`), so they run only then. */
