@@ -72,6 +72,7 @@ import storageclassTopologyConflict from '../rules/storageclass-topology-conflic
 import linuxOnlyDriverOnWindows from '../rules/linux-only-driver-on-windows.js';
 import jobDeletesMountedClaim from '../rules/job-deletes-mounted-claim.js';
 import efsDnsPinnedHostAlias from '../rules/efs-dns-pinned-host-alias.js';
+import hostpathNodeCritical from '../rules/hostpath-node-critical.js';
 
 export const BUILTIN_RULES: readonly RuleModule[] = [
   pvPvcStaticMismatch,
@@ -139,6 +140,7 @@ export const BUILTIN_RULES: readonly RuleModule[] = [
   linuxOnlyDriverOnWindows,
   jobDeletesMountedClaim,
   efsDnsPinnedHostAlias,
+  hostpathNodeCritical,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 /** Change rules: they compare each environment with itself at a base ref (`--base`), so they run only then. */
