@@ -65,7 +65,8 @@ export default defineRule({
     exceptions:
       'Claims bound to a PersistentVolume in the repo (pv-node-affinity-conflict compares the PV\'s nodeAffinity instead), ' +
       'classes without allowedTopologies, pods without a required placement, and different label keys that are not known ' +
-      'aliases are not reported. Preferred (soft) affinity never conflicts.',
+      'aliases are not reported. Preferred (soft) affinity never conflicts. When the scope defines the class several times with ' +
+      'different allowedTopologies (a repository of samples), only a definition in the claim\'s own file is compared.',
     fix:
       'Make the pod\'s zone requirement and the class\'s allowedTopologies overlap: add the pod\'s zone to allowedTopologies, move ' +
       'the pod to an allowed zone, or use a StorageClass for that zone.',
@@ -159,6 +160,10 @@ spec:
       const storageClass = lookup.value;
       const allowed = allowedTopologyTerms(storageClass);
       if (!allowed) continue;
+      // A class written several times with different topologies (a repo of samples): only the claim's own file decides.
+      const variants = model.classesNamed(effective.name);
+      const sameTopology = (other: Resource) => JSON.stringify(other.object?.allowedTopologies ?? null) === JSON.stringify(storageClass.object?.allowedTopologies ?? null);
+      if (variants.length > 1 && !variants.every(sameTopology) && storageClass.file.path !== claim.resource.file.path) continue;
       for (const use of usesOf(model, claim)) {
         const podTerms = podNodeTerms(use.template);
         if (!podTerms) continue;

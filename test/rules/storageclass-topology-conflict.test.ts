@@ -1,4 +1,10 @@
 import rule from '../../rules/storageclass-topology-conflict.js';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runRules } from '../../src/engine/run-rules.js';
+import { parseResources } from '../../src/load/parse-resources.js';
+import { makeSourceFile } from '../../src/load/source-file.js';
+import { StorageModel } from '../../src/model/storage-model.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 
 const sc = (values = '[eu-west-1a]', key = 'topology.kubernetes.io/zone') => `apiVersion: storage.k8s.io/v1
@@ -91,3 +97,15 @@ spec:
     ...rule.meta.examples.invalid.map((code, i) => ({ name: `documented invalid example ${i + 1}`, code, errors: [{ messageId: 'conflict' }] })),
   ],
 });
+
+const samples = suite('storageclass-topology-conflict in a repository of samples');
+samples('a class defined in two files with different topologies is compared only from its own file', () => {
+  const lint = (files: Record<string, string>) => {
+    const resources = Object.entries(files).flatMap(([name, text]) => parseResources(makeSourceFile(`/virtual/${name}`, name, text)).resources);
+    return runRules(new StorageModel(resources, { scope: 'samples' }), [{ rule, severity: rule.meta.severity, severityOverridden: false, options: {} }]).findings;
+  };
+  const app = pvc() + deployment(zoneSelector('eu-west-1c'));
+  assert.is(lint({ 'a/class.yaml': sc(), 'b/class.yaml': sc('[eu-west-1b]'), 'c/app.yaml': app }).length, 0);
+  assert.is(lint({ 'a/class.yaml': sc(), 'c/app.yaml': app }).length, 1, 'one definition: compared');
+});
+samples.run();
