@@ -26,7 +26,7 @@ export default defineRule({
     fix:
       'Create the PVC in the pod\'s namespace (or move the workload next to it). For per-replica storage use a StatefulSet ' +
       'with volumeClaimTemplates or a generic ephemeral volume.',
-    reportsAt: 'The `claimName` of the volume; for a claim the environment deletes, the `$patch: delete` line (the mount is related).',
+    reportsAt: 'The `claimName` of the volume. For a claim the environment deletes, the `$patch: delete` line (the mount is related).',
     references: [
       { title: 'Kubernetes docs: Persistent Volumes, "Claims As Volumes"', url: 'https://kubernetes.io/docs/concepts/storage/persistent-volumes/#claims-as-volumes' },
       { title: 'Kustomize docs: patchesStrategicMerge / patches (strategic merge patches, `$patch: delete`)', url: 'https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patchesstrategicmerge/' },
