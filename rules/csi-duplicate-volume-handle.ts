@@ -1,4 +1,5 @@
 // R48: two PersistentVolumes name the same CSI volume (driver + volumeHandle).
+import { isPlaceholder } from '../src/model/placeholder.js';
 import { defineRule } from '../src/define-rule.js';
 import { splitClaimKey } from '../src/model/claims.js';
 import type { PodTemplate } from '../src/model/pod-templates.js';
@@ -89,7 +90,7 @@ export default defineRule({
     ],
     messages: {
       duplicate: (d: { pv: string; other: string; driver: string; handle: string }) =>
-        `PersistentVolume "${d.pv}" names the same CSI volume as PersistentVolume "${d.other}" (driver ${d.driver}, volumeHandle "${d.handle}"); ` +
+        `PersistentVolume "${d.pv}" names the same CSI volume as ${d.other} (driver ${d.driver}, volumeHandle "${d.handle}"); ` +
         'kubelet identifies CSI volumes by driver^volumeHandle, so a pod that uses both never starts, and each PV can be bound by ' +
         'another claim although they are one volume.',
       sharedInPod: (d: { pv: string; other: string; driver: string; handle: string; kind: string; workload: string; claim: string; otherClaim: string }) =>
@@ -167,6 +168,8 @@ spec:
       if (volumes.length < 2) continue;
       const [first] = volumes;
       const { driver, handle } = handleOf(first)!;
+      // `${VOLUME_ID}` in several PVs is one placeholder, not one volume.
+      if (isPlaceholder(handle)) continue;
       for (const pv of volumes.slice(1)) {
         let shared: { mine: Mount; theirs: Mount; other: Resource } | undefined;
         for (const other of volumes) {
@@ -194,10 +197,14 @@ spec:
             ],
           });
         } else {
+          // Every other PV of the group, so three PVs on one volume are named as three.
+          const others = volumes.filter((o) => o !== pv);
+          const names = others.map((o) => `"${o.name}"`);
+          const other = names.length === 1 ? `PersistentVolume ${names[0]}` : `PersistentVolumes ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
           report({
             resource: pv, path: HANDLE_PATH, messageId: 'duplicate', severity: 'warning',
-            data: { pv: pv.name, other: first.name, driver, handle },
-            related: [{ resource: first, path: HANDLE_PATH, message: `PersistentVolume "${first.name}" has the same volumeHandle` }],
+            data: { pv: pv.name, other, driver, handle },
+            related: others.map((o) => ({ resource: o, path: HANDLE_PATH, message: `PersistentVolume "${o.name}" has the same volumeHandle` })),
           });
         }
       }
