@@ -55,6 +55,16 @@ function distinctByName(volumes: readonly Resource[]): Resource[] {
   return volumes.filter((pv) => (seen.has(pv.name) ? false : (seen.add(pv.name), true)));
 }
 
+/** The fix for a group of one driver: EFS can encode a directory or access point in the handle; other drivers cannot. */
+function fixFor(driver: string): string {
+  if (driver === 'efs.csi.aws.com') {
+    return 'Use one PV per volume handle. For several directories or access points of one EFS file system, encode them in the handle ' +
+      '(`fs-id:/dir`, `fs-id::fsap-id`) so every PV has a distinct handle, or mount one PV and use `subPath`s.';
+  }
+  return `Use one PV per ${driver} volume: delete the extra PVs and let the workloads share one claim of the remaining PV (a ` +
+    'ReadWriteMany claim when several nodes mount it), or mount that one PV and separate the data with `subPath`s.';
+}
+
 export default defineRule({
   id: 'csi-duplicate-volume-handle',
   meta: {
@@ -185,7 +195,7 @@ spec:
         if (shared) {
           const { mine, theirs, other } = shared;
           report({
-            resource: pv, path: HANDLE_PATH, messageId: 'sharedInPod', severity: 'error',
+            resource: pv, path: HANDLE_PATH, messageId: 'sharedInPod', severity: 'error', fix: fixFor(driver),
             data: {
               pv: pv.name, other: other.name, driver, handle,
               kind: mine.template.kind, workload: mine.template.workload.name, claim: mine.claim, otherClaim: theirs.claim,
@@ -202,7 +212,7 @@ spec:
           const names = others.map((o) => `"${o.name}"`);
           const other = names.length === 1 ? `PersistentVolume ${names[0]}` : `PersistentVolumes ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
           report({
-            resource: pv, path: HANDLE_PATH, messageId: 'duplicate', severity: 'warning',
+            resource: pv, path: HANDLE_PATH, messageId: 'duplicate', severity: 'warning', fix: fixFor(driver),
             data: { pv: pv.name, other, driver, handle },
             related: others.map((o) => ({ resource: o, path: HANDLE_PATH, message: `PersistentVolume "${o.name}" has the same volumeHandle` })),
           });

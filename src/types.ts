@@ -122,6 +122,8 @@ export interface ReportDescriptor<Messages extends MessageMap = MessageMap, K ex
   data: Parameters<Messages[K]>[0];
   /** Overrides the rule's default severity for this finding (catalogue severities depend on the case). */
   severity?: Severity;
+  /** The fix for this finding, composed from what it knows (driver, database, volume type); default: the rule's `meta.fix`. */
+  fix?: string;
   related?: { resource: Resource; path: JsonPath; message: string }[];
 }
 
