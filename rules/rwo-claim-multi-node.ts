@@ -4,9 +4,8 @@ import {
   claimDefinitionIndex, claimStorage, closestDefinition, describeDriver, singleNodeEnforcement, splitClaimKey, ROX, RWOP,
   type ClaimStorage,
 } from '../src/model/claims.js';
-import { databaseContainer } from '../src/model/databases.js';
-import { podContainers } from '../src/model/mounts.js';
 import type { PodTemplate, PodVolume } from '../src/model/pod-templates.js';
+import { databaseProductOf } from '../src/model/workload-database.js';
 import { coLocated, repelsOnHost, selfCoLocated } from '../src/model/placement.js';
 import type { ClaimUse, StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath, Resource, Severity } from '../src/types.js';
@@ -95,18 +94,9 @@ function claimRelated(storage: ClaimStorage) {
   return related;
 }
 
-/** The database product a pod template runs, if pvlint recognises one (its data is single-writer). */
-function databaseOf(template: PodTemplate): string | undefined {
-  for (const container of podContainers(template, ['containers'])) {
-    const db = databaseContainer(container);
-    if (db && db.db.role === 'datastore') return db.db.product;
-  }
-  return undefined;
-}
-
 /** The fix for one finding: a database gets one volume per replica, never a shared one; ReadWriteOncePod only when not already set. */
 function fixFor(template: PodTemplate, enforcement: string): string {
-  const product = databaseOf(template);
+  const product = databaseProductOf(template);
   if (product) {
     return `${product} keeps single-writer data: run it as a StatefulSet with \`volumeClaimTemplates\` (one ReadWriteOnce volume per ` +
       `replica, replicated by ${product} itself) or keep one replica with \`strategy: {type: Recreate}\`. A ReadWriteMany volume would let ` +

@@ -8,6 +8,8 @@ import * as assert from 'uvu/assert';
 import csiDuplicate from '../../rules/csi-duplicate-volume-handle.js';
 import databaseEphemeral from '../../rules/database-ephemeral-data.js';
 import rwoMultiNode from '../../rules/rwo-claim-multi-node.js';
+import rwoUpdateOverlap from '../../rules/rwo-update-overlap.js';
+import legacyProvisioner from '../../rules/storageclass-legacy-provisioner.js';
 import { lint } from '../../src/lint.js';
 import { lintText } from '../helpers/rule-tester.js';
 
@@ -115,6 +117,23 @@ test('rwo-claim-multi-node: three samples with the same Deployment and claim giv
     const sample = finding.location.file.split('/')[0];
     for (const related of finding.related) assert.is(related.location.file.split('/')[0], sample, related.location.file);
   }
+});
+
+test('rwo-update-overlap: a database is told Recreate, not ReadWriteMany', () => {
+  const code = claim('ReadWriteOnce') + deployment('postgres:16').replace('replicas: 3', 'replicas: 1\n  strategy: {type: RollingUpdate}');
+  const [finding] = lintText(rwoUpdateOverlap, code);
+  assert.ok(finding, 'a finding');
+  assert.match(finding.fix, /Recreate/);
+  assert.not.match(finding.fix, /ReadWriteMany/);
+});
+
+test('storageclass-legacy-provisioner: the fix names the driver of this plugin, not EBS for GlusterFS', () => {
+  const sc = (provisioner: string) => `apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: c}\nprovisioner: ${provisioner}\n`;
+  const [gluster] = lintText(legacyProvisioner, sc('kubernetes.io/glusterfs'));
+  assert.not.match(gluster.fix, /ebs/);
+  assert.match(gluster.fix, /kubernetes\.io\/glusterfs/);
+  const [azure] = lintText(legacyProvisioner, sc('kubernetes.io/azure-disk'));
+  assert.match(azure.fix, /disk\.csi\.azure\.com/);
 });
 
 test.run();
