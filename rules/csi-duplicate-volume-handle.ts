@@ -70,6 +70,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R48',
     severity: 'warning',
+    severities: ['error'],
     kinds: ['PersistentVolume'],
     summary: 'Two PersistentVolumes name the same CSI volume (driver and volumeHandle).',
     why:

@@ -77,6 +77,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R26',
     severity: 'error',
+    severities: ['note'],
     kinds: ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Rollout', 'Pod'],
     summary: 'A database container keeps its data directory in the container layer, an emptyDir or a generic ephemeral volume, so the data is lost with the pod.',
     why:

@@ -11,6 +11,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R50',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['StorageClass'],
     summary: 'An EFS StorageClass lacks a required provisioning parameter or sets parameters the EFS CSI controller rejects.',
     why:

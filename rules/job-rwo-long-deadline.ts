@@ -40,6 +40,7 @@ export default defineRule<
   id: 'job-rwo-long-deadline',
   meta: {
     severity: 'warning',
+    severities: ['note'],
     kinds: ['Job', 'CronJob', 'PersistentVolumeClaim'],
     summary: 'A Job or CronJob mounts a ReadWriteOnce claim another workload also uses, with no activeDeadlineSeconds or a longer one than allowed.',
     why:

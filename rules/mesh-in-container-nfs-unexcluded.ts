@@ -25,6 +25,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R45',
     severity: 'error',
+    severities: ['note', 'warning'],
     kinds: [...WORKLOAD_KINDS],
     summary: 'A container in a service-mesh pod mounts NFS/EFS itself, and the NFS port is not excluded from the proxy.',
     why:

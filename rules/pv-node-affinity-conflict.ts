@@ -56,6 +56,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R06',
     severity: 'error',
+    severities: ['note', 'warning'],
     kinds: ['PersistentVolume'],
     summary: 'A pod\'s node selector or node affinity excludes every node its PersistentVolume\'s nodeAffinity allows.',
     why:

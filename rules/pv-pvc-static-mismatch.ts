@@ -98,6 +98,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R01',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['PersistentVolumeClaim', 'PersistentVolume', 'StorageClass'],
     summary: 'A claim that can only bind a pre-created PersistentVolume matches none of the PersistentVolumes in the repo.',
     why:

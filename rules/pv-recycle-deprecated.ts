@@ -16,6 +16,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R38',
     severity: 'warning',
+    severities: ['error'],
     kinds: ['PersistentVolume', 'StorageClass'],
     summary: 'A PersistentVolume uses the deprecated Recycle reclaim policy, or uses it where no recycler exists.',
     why:

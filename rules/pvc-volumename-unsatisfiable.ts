@@ -55,6 +55,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R02',
     severity: 'error',
+    severities: ['note'],
     kinds: ['PersistentVolumeClaim', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A claim pre-bound with spec.volumeName to a PersistentVolume that cannot bind it stays Pending forever.',
     why:

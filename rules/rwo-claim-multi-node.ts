@@ -112,6 +112,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R17',
     severity: 'error',
+    severities: ['warning'],
     kinds: [...WORKLOAD_KINDS, 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSIDriver', 'HorizontalPodAutoscaler'],
     summary: 'A ReadWriteOnce or ReadWriteOncePod claim is used by pods that may run on different nodes.',
     why:

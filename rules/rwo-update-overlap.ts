@@ -142,6 +142,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R18',
     severity: 'warning',
+    severities: ['error', 'note'],
     kinds: ['Deployment', 'Rollout', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSIDriver'],
     summary: 'An update strategy starts new pods before the old ones stop while they write a ReadWriteOnce(Pod) claim.',
     why:

@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R12',
     severity: 'note',
+    severities: ['error', 'warning'],
     kinds: ['StorageClass', 'PersistentVolume'],
     summary: 'A StorageClass or PersistentVolume uses an in-tree volume plugin: it works only through CSI migration, or not at all.',
     why:

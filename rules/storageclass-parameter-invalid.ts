@@ -42,6 +42,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R16',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['StorageClass'],
     summary: 'StorageClass parameters that the API server, the CSI external-provisioner or the driver reject.',
     why:

@@ -27,6 +27,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R22',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A pod template sets spec.nodeName and uses a claim of a WaitForFirstConsumer StorageClass (never bound) or a ReadWriteOncePod claim (one-pod check skipped).',
     why:

@@ -138,6 +138,8 @@ export interface RuleMeta<Messages extends MessageMap = MessageMap, Options = Re
   /** The catalogue id (`R17`) when the rule comes from the research catalogue. */
   catalogueId?: string;
   severity: Severity;
+  /** The other severities the rule reports in some cases (its `trigger` says which); the rule tester checks every finding against them. */
+  severities?: readonly Severity[];
   /** Kinds the rule reads; the engine skips the rule when none is present. */
   kinds: readonly string[];
   /** One line: what the rule finds. */
