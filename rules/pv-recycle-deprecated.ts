@@ -1,4 +1,5 @@
 // R38: the deprecated Recycle reclaim policy, and Recycle where it cannot work.
+import { isPlaceholder } from '../src/model/placeholder.js';
 import { defineRule } from '../src/define-rule.js';
 import { inTreeSourceProvisioner } from '../src/model/provisioners.js';
 
@@ -92,7 +93,7 @@ spec:
     }
     for (const sc of model.ofKind('StorageClass')) {
       const value = sc.object?.reclaimPolicy;
-      if (value == null || value === '' || value === 'Delete' || value === 'Retain') continue;
+      if (value == null || value === '' || value === 'Delete' || value === 'Retain' || isPlaceholder(value)) continue;
       report({ resource: sc, path: ['reclaimPolicy'], messageId: 'storageClass', severity: 'error', data: { sc: sc.name, value: String(value) } });
     }
   },
