@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R43',
     severity: 'warning',
+    severities: ['note'],
     kinds: ['StatefulSet'],
     summary: 'A StatefulSet volumeClaimTemplate carries Argo CD tracking metadata, which marks the generated claims for pruning.',
     why:

@@ -2,6 +2,7 @@
 // no access modes, no storage request, an unknown access mode, a storage request that is zero or not a quantity.
 import { defineRule } from '../src/define-rule.js';
 import { WORKLOAD_KINDS, getPath, type PodTemplate } from '../src/model/pod-templates.js';
+import { isPlaceholder } from '../src/model/placeholder.js';
 import { parseQuantity } from '../src/model/quantity.js';
 import { containerLabel, twinsOf, podSpecRejection } from '../src/model/wiring.js';
 import type { JsonPath, Resource } from '../src/types.js';
@@ -53,7 +54,7 @@ export default defineRule({
       'A PersistentVolumeClaim, a StatefulSet `volumeClaimTemplates[]` entry, or a generic ephemeral volume\'s ' +
       '`ephemeral.volumeClaimTemplate` (when it has a `spec`) whose spec lacks `accessModes` or has an empty list, lists a ' +
       'mode the API does not know, combines ReadWriteOncePod with another mode, lacks `resources.requests.storage`, or has a ' +
-      'storage request that is not a quantity or not greater than zero.',
+      'storage request that is not a quantity or not greater than zero. Placeholders (`${VAR}`, `{{ … }}`, `@VAR@`) are not values and are not judged.',
     exceptions:
       'A PVC document that has a twin in the same scope (same namespace and name) which sets the missing field is taken ' +
       'for a Kustomize patch of that claim and not reported. A generic ephemeral volume without `spec` at all is reported ' +
@@ -80,7 +81,7 @@ export default defineRule({
         `${d.target} has no resources.requests.storage${d.limitsOnly ? ' (only limits.storage, which does not count)' : ''}; ` +
         `claim validation fails with "spec.resources[storage]: Required value", and ${d.when}.`,
       badStorage: (d: { target: string; value: string; reason: string; when: string }) =>
-        `${d.target} requests storage ${JSON.stringify(d.value)}, which ${d.reason}; the API rejects it, and ${d.when}.`,
+        `${d.target} requests storage ${JSON.stringify(d.value)}, which ${d.reason}, and ${d.when}.`,
     },
     examples: {
       invalid: [
@@ -169,7 +170,8 @@ spec:
         }
       } else {
         const strings = modes.map(String);
-        const unknown = strings.find((mode) => !SUPPORTED_MODES.includes(mode));
+        // `${ACCESS_MODE}`: filled in later (Flux post-build, envsubst); not a mode to judge.
+        const unknown = strings.find((mode) => !SUPPORTED_MODES.includes(mode) && !isPlaceholder(mode));
         if (unknown !== undefined) {
           report({
             resource: target.resource,
@@ -178,7 +180,7 @@ spec:
             data: { ...base, mode: unknown },
             related: target.related,
           });
-        } else if (strings.includes('ReadWriteOncePod') && strings.some((mode) => mode !== 'ReadWriteOncePod')) {
+        } else if (strings.includes('ReadWriteOncePod') && strings.some((mode) => mode !== 'ReadWriteOncePod' && !isPlaceholder(mode))) {
           report({ resource: target.resource, path: [...target.specPath, 'accessModes'], messageId: 'mixedRwop', data: base, related: target.related });
         }
       }
@@ -193,7 +195,7 @@ spec:
             related: target.related,
           });
         }
-      } else {
+      } else if (!isPlaceholder(storage)) {
         const quantity = parseQuantity(storage);
         const reason = quantity === undefined ? 'is not a Kubernetes quantity (like 10Gi)' : quantity.numerator <= 0n ? 'is not greater than zero' : undefined;
         if (reason !== undefined) {

@@ -1,4 +1,5 @@
 // R48: two PersistentVolumes name the same CSI volume (driver + volumeHandle).
+import { isPlaceholder } from '../src/model/placeholder.js';
 import { defineRule } from '../src/define-rule.js';
 import { splitClaimKey } from '../src/model/claims.js';
 import type { PodTemplate } from '../src/model/pod-templates.js';
@@ -54,11 +55,22 @@ function distinctByName(volumes: readonly Resource[]): Resource[] {
   return volumes.filter((pv) => (seen.has(pv.name) ? false : (seen.add(pv.name), true)));
 }
 
+/** The fix for a group of one driver: EFS can encode a directory or access point in the handle; other drivers cannot. */
+function fixFor(driver: string): string {
+  if (driver === 'efs.csi.aws.com') {
+    return 'Use one PV per volume handle. For several directories or access points of one EFS file system, encode them in the handle ' +
+      '(`fs-id:/dir`, `fs-id::fsap-id`) so every PV has a distinct handle, or mount one PV and use `subPath`s.';
+  }
+  return `Use one PV per ${driver} volume: delete the extra PVs and let the workloads share one claim of the remaining PV (a ` +
+    'ReadWriteMany claim when several nodes mount it), or mount that one PV and separate the data with `subPath`s.';
+}
+
 export default defineRule({
   id: 'csi-duplicate-volume-handle',
   meta: {
     catalogueId: 'R48',
     severity: 'warning',
+    severities: ['error'],
     kinds: ['PersistentVolume'],
     summary: 'Two PersistentVolumes name the same CSI volume (driver and volumeHandle).',
     why:
@@ -89,7 +101,7 @@ export default defineRule({
     ],
     messages: {
       duplicate: (d: { pv: string; other: string; driver: string; handle: string }) =>
-        `PersistentVolume "${d.pv}" names the same CSI volume as PersistentVolume "${d.other}" (driver ${d.driver}, volumeHandle "${d.handle}"); ` +
+        `PersistentVolume "${d.pv}" names the same CSI volume as ${d.other} (driver ${d.driver}, volumeHandle "${d.handle}"); ` +
         'kubelet identifies CSI volumes by driver^volumeHandle, so a pod that uses both never starts, and each PV can be bound by ' +
         'another claim although they are one volume.',
       sharedInPod: (d: { pv: string; other: string; driver: string; handle: string; kind: string; workload: string; claim: string; otherClaim: string }) =>
@@ -167,6 +179,8 @@ spec:
       if (volumes.length < 2) continue;
       const [first] = volumes;
       const { driver, handle } = handleOf(first)!;
+      // `${VOLUME_ID}` in several PVs is one placeholder, not one volume.
+      if (isPlaceholder(handle)) continue;
       for (const pv of volumes.slice(1)) {
         let shared: { mine: Mount; theirs: Mount; other: Resource } | undefined;
         for (const other of volumes) {
@@ -182,7 +196,7 @@ spec:
         if (shared) {
           const { mine, theirs, other } = shared;
           report({
-            resource: pv, path: HANDLE_PATH, messageId: 'sharedInPod', severity: 'error',
+            resource: pv, path: HANDLE_PATH, messageId: 'sharedInPod', severity: 'error', fix: fixFor(driver),
             data: {
               pv: pv.name, other: other.name, driver, handle,
               kind: mine.template.kind, workload: mine.template.workload.name, claim: mine.claim, otherClaim: theirs.claim,
@@ -194,10 +208,14 @@ spec:
             ],
           });
         } else {
+          // Every other PV of the group, so three PVs on one volume are named as three.
+          const others = volumes.filter((o) => o !== pv);
+          const names = others.map((o) => `"${o.name}"`);
+          const other = names.length === 1 ? `PersistentVolume ${names[0]}` : `PersistentVolumes ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
           report({
-            resource: pv, path: HANDLE_PATH, messageId: 'duplicate', severity: 'warning',
-            data: { pv: pv.name, other: first.name, driver, handle },
-            related: [{ resource: first, path: HANDLE_PATH, message: `PersistentVolume "${first.name}" has the same volumeHandle` }],
+            resource: pv, path: HANDLE_PATH, messageId: 'duplicate', severity: 'warning', fix: fixFor(driver),
+            data: { pv: pv.name, other, driver, handle },
+            related: others.map((o) => ({ resource: o, path: HANDLE_PATH, message: `PersistentVolume "${o.name}" has the same volumeHandle` })),
           });
         }
       }

@@ -9,6 +9,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R35',
     severity: 'error',
+    severities: ['note'],
     kinds: [...WORKLOAD_KINDS, 'CSIDriver'],
     summary: 'A pod uses an inline CSI volume (volumes[].csi) of a driver whose CSIDriver does not list the Ephemeral lifecycle mode.',
     why:

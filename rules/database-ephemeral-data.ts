@@ -19,6 +19,20 @@ interface Lost {
   reportPath: JsonPath;
 }
 
+/** The fix for one finding: the data paths it names, PostgreSQL's layout only for PostgreSQL, the emptyDir only when there is one. */
+function fixFor(kind: string, product: string, lost: readonly Lost[]): string {
+  const paths = [...new Set(lost.map((l) => l.path))].join(' and ');
+  const claim = kind === 'StatefulSet' ? 'a `volumeClaimTemplates` entry' : 'a PersistentVolumeClaim (a StatefulSet with `volumeClaimTemplates` gives each replica its own)';
+  let text = `Mount ${claim} at ${paths} or at a parent of it.`;
+  if (product === 'postgres' || product === 'bitnami-postgresql') {
+    text += ' For PostgreSQL ≤17 mount at /var/lib/postgresql/data with `PGDATA=/var/lib/postgresql/data/pgdata`, for 18+ at /var/lib/postgresql.';
+  }
+  const scratch = lost.find((l) => l.where !== 'none');
+  if (scratch) text += ` An intentionally disposable database (tests, previews) can keep the ${scratch.where === 'ephemeral' ? 'generic ephemeral volume' : 'emptyDir'} "${scratch.volume}".`;
+  else text += ' An intentionally disposable database (tests, previews) can stay as it is; suppress the finding with a reason.';
+  return text;
+}
+
 const WHERE: Record<Lost['where'], string> = {
   none: 'the container\'s own file system (no volume is mounted there)',
   emptyDir: 'emptyDir volume',
@@ -63,6 +77,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R26',
     severity: 'error',
+    severities: ['note'],
     kinds: ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Rollout', 'Pod'],
     summary: 'A database container keeps its data directory in the container layer, an emptyDir or a generic ephemeral volume, so the data is lost with the pod.',
     why:
@@ -187,6 +202,7 @@ spec:
           path: first.reportPath,
           messageId: 'lost',
           severity,
+          fix: fixFor(template.kind, db.db.id, lost),
           data: {
             kind: template.kind, workload: template.workload.name,
             container: containerLabel({ container: container.name, containerKind: container.kind }),

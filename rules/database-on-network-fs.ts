@@ -15,6 +15,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R28',
     severity: 'warning',
+    severities: ['error', 'note'],
     kinds: ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Rollout', 'Pod', 'PersistentVolume', 'StorageClass'],
     summary: 'A database keeps its data directory on a network file system (NFS, EFS, Filestore, Azure Files, CephFS, SMB); with a `soft` mount, I/O errors corrupt it.',
     why:

@@ -11,6 +11,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R50',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['StorageClass'],
     summary: 'An EFS StorageClass lacks a required provisioning parameter or sets parameters the EFS CSI controller rejects.',
     why:
@@ -21,11 +22,12 @@ export default defineRule({
       'a `subPathPattern` that does not identify the claim, several claims get access points on the same directory and share data.',
     trigger:
       'A StorageClass with `provisioner: efs.csi.aws.com` and at least one parameter (a class without parameters is the ' +
-      'documented static-provisioning class and is never judged): `provisioningMode` missing or not `efs-ap` (`s3files-ap` for S3 Files); not exactly one of ' +
+      'documented static-provisioning class and is never judged): `provisioningMode` missing; not exactly one of ' +
       '`fileSystemId`, `fileSystemIdConfigRef`, `fileSystemIdSecretRef`; a `fileSystemId` that is empty or not an `fs-…` ID or ' +
       'file-system ARN; `directoryPerms` missing; only one of `gidRangeStart` / `gidRangeEnd`, or an end not above the start; ' +
-      '`uid`, `gid` or GID range values that are not non-negative integers — errors. `ensureUniqueDirectory: "false"` with a ' +
-      '`subPathPattern` containing neither `${.PV.name}` nor both `${.PVC.namespace}` and `${.PVC.name}` — warning.',
+      '`uid`, `gid` or GID range values that are not non-negative integers — errors. A `provisioningMode` that pvlint\'s list (taken ' +
+      'from one driver release, named in the message) does not know, and `ensureUniqueDirectory: "false"` with a ' +
+      '`subPathPattern` containing neither `${.PV.name}` nor both `${.PVC.namespace}` and `${.PVC.name}` — warnings.',
     exceptions:
       'Parameter values filled in by a template engine (`${…}`, `{{ … }}`) are not judged. `volumeBindingMode: Immediate` is ' +
       'not reported: EFS is regional, and the driver supports both binding modes even with `enforceZoneAffinity`. Access-mode ' +
@@ -44,8 +46,10 @@ export default defineRule({
     messages: {
       missing: (d: { sc: string; param: string; consequence: string; hint: string }) =>
         `StorageClass "${d.sc}" (efs.csi.aws.com) has no ${d.param} parameter${d.hint}: ${d.consequence}, so every claim of the class stays Pending with ProvisioningFailed.`,
-      mode: (d: { sc: string; value: string }) =>
-        `StorageClass "${d.sc}" has provisioningMode "${d.value}", but the EFS CSI driver provisions access points only (efs-ap, or s3files-ap for S3 Files): every claim of the class stays Pending ("Provisioning mode ${d.value} is not supported").`,
+      mode: (d: { sc: string; value: string; version: string }) =>
+        `StorageClass "${d.sc}" has provisioningMode "${d.value}", which the EFS CSI driver as of ${d.version} (where pvlint's list of modes comes from) ` +
+        `does not provision: it supports efs-ap (and s3files-ap for S3 Files), and every claim of a class with another mode stays Pending ` +
+        `("Provisioning mode ${d.value} is not supported"). Check that your driver release documents this mode.`,
       fsSources: (d: { sc: string; params: string }) =>
         `StorageClass "${d.sc}" sets ${d.params}; the EFS CSI driver needs exactly one file-system source, so provisioning fails.`,
       fileSystemId: (d: { sc: string; value: string }) =>
@@ -110,7 +114,8 @@ provisioner: efs.csi.aws.com
       const mode = params.provisioningMode;
       if (mode === undefined) missing('provisioningMode', 'CreateVolume fails with "Missing provisioningMode parameter"');
       else if (!isTemplated(mode) && !(EFS_PROVISIONING_MODES.documented as readonly string[]).includes(mode) && !(EFS_PROVISIONING_MODES.tolerated as readonly string[]).includes(mode)) {
-        report({ resource: sc, path: at('provisioningMode'), messageId: 'mode', data: { sc: sc.name, value: mode } });
+        // A list taken from one driver release: a newer driver may know the mode, so this is a warning naming that release.
+        report({ resource: sc, path: at('provisioningMode'), messageId: 'mode', severity: 'warning', data: { sc: sc.name, value: mode, version: EFS_PROVISIONING_MODES.source } });
       }
 
       const sources = FS_SOURCES.filter((s) => params[s] !== undefined);

@@ -11,6 +11,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R49',
     severity: 'error',
+    severities: ['note', 'warning'],
     kinds: ['PersistentVolume'],
     summary: 'An EFS PersistentVolume has a volumeHandle, volume attributes, mount options or modes the EFS CSI driver rejects.',
     why:

@@ -13,6 +13,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R24',
     severity: 'warning',
+    severities: ['note'],
     kinds: WORKLOAD_KINDS,
     summary: 'A memory-backed emptyDir (medium: Memory) has no sizeLimit, or a sizeLimit larger than the memory limit of a container that writes it.',
     why:

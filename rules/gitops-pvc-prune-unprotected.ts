@@ -13,6 +13,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R41',
     severity: 'note',
+    severities: ['warning'],
     kinds: ['PersistentVolumeClaim', 'PersistentVolume'],
     summary: 'A PersistentVolumeClaim managed by Helm, Argo CD or Flux lacks the annotation that stops that tool from deleting it.',
     why:

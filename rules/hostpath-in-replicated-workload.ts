@@ -48,6 +48,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R25',
     severity: 'warning',
+    severities: ['error'],
     kinds: ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Rollout', 'Job', 'CronJob', 'Pod', 'PersistentVolume'],
     summary: 'A workload that may run on any node writes to a hostPath volume (or a hostPath PersistentVolume): its data stays behind on whichever node it last ran.',
     why:

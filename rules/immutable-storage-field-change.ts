@@ -43,6 +43,7 @@ export default defineChangeRule({
   meta: {
     catalogueId: 'R44',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['StatefulSet', 'PersistentVolumeClaim', 'PersistentVolume'],
     summary: 'A change edits a StatefulSet, PersistentVolumeClaim or PersistentVolume field that the API server refuses to update.',
     why:

@@ -1,7 +1,7 @@
 // A Job or CronJob mounts a ReadWriteOnce claim that another workload also uses, with no activeDeadlineSeconds or a
 // long one: a stuck run keeps the volume attached to its node (or, for ReadWriteOncePod, owns it) that long.
 import { defineRule } from '../src/define-rule.js';
-import { describeDriver, singleNodeEnforcement, RWOP } from '../src/model/claims.js';
+import { describeDriver, nearestDefinitions, singleNodeEnforcement, RWOP } from '../src/model/claims.js';
 import { volumeNamed } from '../src/model/mounts.js';
 import type { PodTemplate } from '../src/model/pod-templates.js';
 import { claimOfVolume, type ResolvedClaim } from '../src/model/volume-claims.js';
@@ -40,6 +40,7 @@ export default defineRule<
   id: 'job-rwo-long-deadline',
   meta: {
     severity: 'warning',
+    severities: ['note'],
     kinds: ['Job', 'CronJob', 'PersistentVolumeClaim'],
     summary: 'A Job or CronJob mounts a ReadWriteOnce claim another workload also uses, with no activeDeadlineSeconds or a longer one than allowed.',
     why:
@@ -206,8 +207,16 @@ spec:
         if (enforcement !== 'rwop' && enforcement !== 'attach' && enforcement !== 'unknown') continue;
         // Attach and the ReadWriteOncePod check ignore readOnly: a read-only mount holds the volume just the same.
         if (enforcement === 'unknown' && !writes) continue;
-        const other = model.usesOfClaim(namespace, volume.claimName).find((use) => use.template.workload !== template.workload);
-        if (!other) continue;
+        // Another workload: a second definition of this same Job (a base and its copy side by side) is not one, and of
+        // the others the one written nearest this Job is named.
+        const self = template.workload;
+        const others = model.usesOfClaim(namespace, volume.claimName).filter((use) => {
+          const w = use.template.workload;
+          return w !== self && !(w.kind === self.kind && w.name === self.name && model.namespaceOf(w) === model.namespaceOf(self));
+        });
+        if (others.length === 0) continue;
+        const nearest = nearestDefinitions(others.map((use) => use.template.workload), self)[0];
+        const other = others.find((use) => use.template.workload === nearest)!;
         done.add(volume.claimName);
         const storage = claim.storage;
         const common = {

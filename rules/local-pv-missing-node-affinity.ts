@@ -10,6 +10,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R07',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['PersistentVolume'],
     summary: 'A local PersistentVolume without spec.nodeAffinity is rejected by the API server; one whose class binds immediately ties claims to an arbitrary node.',
     why:

@@ -25,6 +25,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R45',
     severity: 'error',
+    severities: ['note', 'warning'],
     kinds: [...WORKLOAD_KINDS],
     summary: 'A container in a service-mesh pod mounts NFS/EFS itself, and the NFS port is not excluded from the proxy.',
     why:
@@ -42,7 +43,9 @@ export default defineRule({
       'is privileged (or adds SYS_ADMIN) and shows another NFS hint (NFS_SERVER/EFS_ID-style env, an `fs-…` ID or `host:/path` ' +
       'value, an nfs-client/nfs-common/efs-utils image, an NFS/EFS host alias) — warning; and no exclusion lets port 2049 ' +
       '(NFSv3: also 111) bypass the proxy. Ambient pods are a note (whether ztunnel honours the sidecar exclusion annotations ' +
-      'is unverified). When the pod\'s namespace is not in the repo, membership is unknown and a mount command is reported as a note.',
+      'is unverified). When the proxy runs as a native sidecar (`sidecar.istio.io/nativeSidecar: "true"`, `cluster.mesh.nativeSidecars: ' +
+      'true`, a Linkerd native-sidecar annotation, or an `istio-proxy` init container with `restartPolicy: Always`) it outlives the app ' +
+      'at shutdown, one of the documented fixes: warning instead of error (note for weak hints). When the pod\'s namespace is not in the repo, membership is unknown and a mount command is reported as a note.',
     exceptions:
       'Silent when `traffic.sidecar.istio.io/excludeOutboundPorts` (Linkerd: `config.linkerd.io/skip-outbound-ports`, on the ' +
       'pod or its namespace) lists every NFS port, when `excludeOutboundIPRanges` holds the server\'s literal IP or ' +
@@ -67,6 +70,8 @@ export default defineRule({
       { title: 'istio/istio#39578: NFS mounts from inside a meshed pod fail', url: 'https://github.com/istio/istio/issues/39578' },
       { title: 'istio/istio#39032: excluding NFS ports 111, 2049 from sidecar capture', url: 'https://github.com/istio/istio/issues/39032' },
       { title: 'Linkerd: Proxy Configuration (config.linkerd.io/skip-outbound-ports)', url: 'https://linkerd.io/2/reference/proxy-configuration/' },
+      { title: 'Linkerd: Native sidecars', url: 'https://linkerd.io/2/features/native-sidecars' },
+      { title: 'AKS docs: native sidecar mode for Istio ("the sidecar always starts before the main application… shuts down gracefully after the main app")', url: 'https://learn.microsoft.com/azure/aks/istio-native-sidecar' },
       { title: 'csi-driver-nfs node DaemonSet: hostNetwork mounts', url: 'https://github.com/kubernetes-csi/csi-driver-nfs/blob/master/charts/latest/csi-driver-nfs/templates/csi-nfs-node.yaml' },
     ],
     messages: {
@@ -77,6 +82,11 @@ export default defineRule({
       partial: (d: { kind: string; workload: string; signals: string; membership: string; mesh: string; annotation: string; value: string; missing: string; hint: string }) =>
         `${d.kind} "${d.workload}": ${d.signals} mounts NFS from inside the pod, and ${d.membership}; ${d.annotation}: "${d.value}" ` +
         `does not list port ${d.missing}, so ${d.mesh} still intercepts that NFS traffic. Use ${d.hint}.`,
+      capturedNative: (d: { kind: string; workload: string; signals: string; membership: string; mesh: string; ports: string; native: string; hint: string }) =>
+        `${d.kind} "${d.workload}": ${d.signals} mounts NFS from inside the pod, and ${d.membership}, so ${d.mesh} intercepts the NFS ` +
+        `connection (port ${d.ports}). The proxy runs as a native sidecar (${d.native}), so it starts before and stops after the app ` +
+        `containers and the mount is not cut at shutdown; a proxy restart still drops the NFS session, and exports with \`secure\` refuse ` +
+        `the proxy's source ports. Add ${d.hint} to let NFS bypass the proxy.`,
       ambient: (d: { kind: string; workload: string; signals: string; membership: string }) =>
         `${d.kind} "${d.workload}": ${d.signals} mounts NFS from inside the pod, and ${d.membership}, so ztunnel intercepts the NFS ` +
         'connection from the pod\'s network namespace; whether ambient mode honours traffic.sidecar.istio.io exclusions is unverified. ' +
@@ -188,7 +198,10 @@ spec:
 
       const capture = outboundCapture(model, template, mesh, ports, server);
       if (capture.verdict !== 'captured') continue;
-      const severity: Severity = strong ? 'error' : 'warning';
+      // A native sidecar outlives the app containers (one of the documented fixes for the shutdown hang); what is
+      // left (a proxy restart, `secure` exports) depends on things the repo does not show.
+      const native = membership.nativeSidecar === 'yes';
+      const severity: Severity = native ? (strong ? 'warning' : 'note') : strong ? 'error' : 'warning';
       const annotation = mesh === 'linkerd' ? LINKERD_SKIP_OUTBOUND_PORTS : ISTIO_EXCLUDE_OUTBOUND_PORTS;
       const existing = annotations[annotation];
       const meshName = MESH_NAMES[mesh];
@@ -198,6 +211,14 @@ spec:
         report({
           resource: template.workload, path, messageId: 'partial', severity,
           data: { ...base, membership: membership.reason.text, mesh: meshName, annotation, value: existing, missing, hint: `${annotation}: "${[...existing.split(',').map((p) => p.trim()).filter(Boolean), ...capture.missing.map(String)].join(',')}"` },
+          related,
+        });
+        continue;
+      }
+      if (native) {
+        report({
+          resource: template.workload, path: [...metaPath, 'annotations'], messageId: 'capturedNative', severity,
+          data: { ...base, membership: membership.reason.text, mesh: meshName, ports: ports.join(' and '), native: membership.nativeReason, hint: exclusionHint(mesh, ports) },
           related,
         });
         continue;

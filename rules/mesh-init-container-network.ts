@@ -42,6 +42,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R46',
     severity: 'error',
+    severities: ['note', 'warning'],
     kinds: [...WORKLOAD_KINDS],
     summary: 'An init container of a meshed pod mounts NFS (or downloads) before a classic sidecar proxy is running.',
     why:

@@ -86,6 +86,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R47',
     severity: 'warning',
+    severities: ['note'],
     // Services: the ones routing to the NFS server's port 2049.
     kinds: [...WORKLOAD_KINDS, 'Service'],
     summary: 'An in-cluster NFS server that kubelet mounts from runs with an Istio sidecar intercepting port 2049.',

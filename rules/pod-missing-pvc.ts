@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R21',
     severity: 'note',
+    severities: ['error'],
     kinds: ['Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A pod template mounts a PersistentVolumeClaim that does not exist in its namespace.',
     why:

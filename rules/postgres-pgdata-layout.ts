@@ -16,6 +16,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R27',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Rollout', 'Pod', 'DaemonSet'],
     summary: 'A PostgreSQL container\'s volume does not fit the image layout: 18+ images refuse a mount at /var/lib/postgresql/data, and ≤17 initdb refuses a volume root as PGDATA.',
     why:

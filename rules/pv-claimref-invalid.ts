@@ -18,6 +18,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R03',
     severity: 'error',
+    severities: ['note', 'warning'],
     kinds: ['PersistentVolume'],
     summary: 'A PersistentVolume\'s claimRef reserves it for a claim it can never bind, or for a claim another volume already takes.',
     why:

@@ -9,6 +9,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R04',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['PersistentVolume'],
     summary: 'A PersistentVolume\'s claimRef carries a uid, as in a manifest exported from a live cluster: the PV is Released on apply and its reclaim policy runs.',
     why:

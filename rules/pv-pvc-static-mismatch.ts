@@ -1,6 +1,7 @@
 // R01: a claim that can only bind a pre-created PersistentVolume matches none of the PVs in the repo.
 import { defineRule } from '../src/define-rule.js';
 import { matchVolumeToClaim, type VolumeVerdict } from '../src/model/binding.js';
+import { nearestDefinitions, storageClassFor, volumesReserving } from '../src/model/claims.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 import type { Resource } from '../src/types.js';
 
@@ -24,7 +25,7 @@ function expectation(model: StorageModel, pvc: Resource, namespace: string): Exp
   } else {
     const effective = model.effectiveClassOfClaim(pvc.object);
     if (effective.name) {
-      const lookup = model.lookupClass(effective.name);
+      const lookup = storageClassFor(model, effective.name, pvc);
       if (lookup.status === 'found' && lookup.value.object?.provisioner === NO_PROVISIONER) {
         reasons.push(`StorageClass "${effective.name}"${own.set ? '' : ' (the default class)'} has provisioner ${NO_PROVISIONER}`);
         staticOnly = true;
@@ -33,7 +34,7 @@ function expectation(model: StorageModel, pvc: Resource, namespace: string): Exp
   }
   const selector = pvc.object?.spec?.selector != null && typeof pvc.object.spec.selector === 'object';
   if (selector) reasons.push('it has a selector');
-  const reserving = model.volumesClaiming(namespace, pvc.name);
+  const reserving = volumesReserving(model, pvc);
   if (reserving.length > 0) reasons.push(`PersistentVolume "${reserving[0].name}" reserves it through claimRef`);
   return reasons.length > 0 ? { reasons, staticOnly, selector } : undefined;
 }
@@ -97,6 +98,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R01',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['PersistentVolumeClaim', 'PersistentVolume', 'StorageClass'],
     summary: 'A claim that can only bind a pre-created PersistentVolume matches none of the PersistentVolumes in the repo.',
     why:
@@ -208,7 +210,10 @@ spec:
         return !reasons.includes('claim-ref') || reasons.length === 1;
       });
       if (candidates.length === 0) continue;
-      const closest = candidates.reduce((best, v) => (rank(v) < rank(best) ? v : best));
+      // The candidate written nearest the claim (its own sample directory), then the best ranked: a PV of an unrelated
+      // sample directory is never the "closest candidate" when one sits beside the claim.
+      const near = new Set(nearestDefinitions(candidates.map((v) => v.pv), pvc));
+      const closest = candidates.filter((v) => near.has(v.pv)).reduce((best, v) => (rank(v) < rank(best) ? v : best));
       const [first, ...others] = closest.mismatches;
 
       const own = model.classOfClaim(pvc.object);

@@ -1,4 +1,5 @@
 // R38: the deprecated Recycle reclaim policy, and Recycle where it cannot work.
+import { isPlaceholder } from '../src/model/placeholder.js';
 import { defineRule } from '../src/define-rule.js';
 import { inTreeSourceProvisioner } from '../src/model/provisioners.js';
 
@@ -16,6 +17,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R38',
     severity: 'warning',
+    severities: ['error'],
     kinds: ['PersistentVolume', 'StorageClass'],
     summary: 'A PersistentVolume uses the deprecated Recycle reclaim policy, or uses it where no recycler exists.',
     why:
@@ -91,7 +93,7 @@ spec:
     }
     for (const sc of model.ofKind('StorageClass')) {
       const value = sc.object?.reclaimPolicy;
-      if (value == null || value === '' || value === 'Delete' || value === 'Retain') continue;
+      if (value == null || value === '' || value === 'Delete' || value === 'Retain' || isPlaceholder(value)) continue;
       report({ resource: sc, path: ['reclaimPolicy'], messageId: 'storageClass', severity: 'error', data: { sc: sc.name, value: String(value) } });
     }
   },

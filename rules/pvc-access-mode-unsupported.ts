@@ -42,6 +42,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R14',
     severity: 'error',
+    severities: ['note', 'warning'],
     kinds: ['PersistentVolumeClaim', 'PersistentVolume', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A claim or PersistentVolume asks for an access mode its storage driver cannot provide (ReadWriteMany on EBS, GCE PD, Azure Disk, Hetzner, …).',
     why:

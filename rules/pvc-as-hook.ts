@@ -37,6 +37,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R40',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['PersistentVolumeClaim', 'PersistentVolume'],
     summary: 'A PersistentVolumeClaim or PersistentVolume is a Helm or Argo CD hook, so the tool deletes and re-creates it.',
     why:

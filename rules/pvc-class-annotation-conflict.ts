@@ -10,6 +10,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R08',
     severity: 'error',
+    severities: ['note'],
     kinds: ['PersistentVolumeClaim', 'PersistentVolume', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'The deprecated volume.beta.kubernetes.io/storage-class annotation is set, and overrides spec.storageClassName when both are set.',
     why:

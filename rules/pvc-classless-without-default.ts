@@ -14,6 +14,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R10',
     severity: 'note',
+    severities: ['warning'],
     kinds: ['PersistentVolumeClaim', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A claim sets no storage class and the repo has no default StorageClass, so nothing may provision it.',
     why:

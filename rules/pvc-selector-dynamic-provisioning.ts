@@ -11,6 +11,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R05',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['PersistentVolumeClaim', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A claim with a label selector expects dynamic provisioning, but provisioners never create volumes for claims with a selector.',
     why:

@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R13',
     severity: 'note',
+    severities: ['error'],
     kinds: ['PersistentVolumeClaim', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A claim names a StorageClass that is not in the repo; if the cluster lacks it too, the claim stays Pending.',
     why:

@@ -17,6 +17,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R15',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['PersistentVolumeClaim', 'PersistentVolume', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A claim or PersistentVolume asks for volumeMode: Block from a driver that only provides file systems (EFS, NFS, CephFS, …).',
     why:

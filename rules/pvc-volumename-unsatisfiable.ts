@@ -2,7 +2,8 @@
 import { defineRule } from '../src/define-rule.js';
 import { matchVolumeToClaim, type Mismatch, type MismatchReason } from '../src/model/binding.js';
 import { asClaimResource, claimCopies, claimObjectsOf, claimPath, claimTemplateNames, isPlaceholder, type ClaimObject } from '../src/model/claim-objects.js';
-import type { StorageModel } from '../src/model/storage-model.js';
+import { volumeFor } from '../src/model/claims.js';
+import type { Lookup, StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
 /** checkVolumeSatisfyClaim's checks, in its order, with the event text each failure produces. */
@@ -54,6 +55,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R02',
     severity: 'error',
+    severities: ['note'],
     kinds: ['PersistentVolumeClaim', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A claim pre-bound with spec.volumeName to a PersistentVolume that cannot bind it stays Pending forever.',
     why:
@@ -152,17 +154,20 @@ spec:
     },
   },
   check({ model, report }) {
-    const byVolume = new Map<string, ClaimObject[]>();
+    // Claims by the PV they name, each resolved to the definition written closest to it: in a repository of
+    // independent samples, two samples' PVs of one name are two volumes, and their claims do not compete.
+    const byVolume = new Map<Resource | string, { volumeName: string; lookup: Lookup<Resource>; claims: ClaimObject[] }>();
     for (const claim of claimObjectsOf(model)) {
       const volume = volumeNameOf(claim);
       if (volume === undefined) continue;
-      const list = byVolume.get(volume);
-      if (list) list.push(claim);
-      else byVolume.set(volume, [claim]);
+      const lookup = volumeFor(model, volume, claim.resource);
+      const groupKey = lookup.status === 'found' ? lookup.value : volume;
+      const group = byVolume.get(groupKey);
+      if (group) group.claims.push(claim);
+      else byVolume.set(groupKey, { volumeName: volume, lookup, claims: [claim] });
     }
 
-    for (const [volumeName, claims] of byVolume) {
-      const lookup = model.lookupVolume(volumeName);
+    for (const { volumeName, lookup, claims } of byVolume.values()) {
       const pv = lookup.status === 'found' ? lookup.value : undefined;
       // Distinct claims (a PVC written twice in one scope, e.g. overlays side by side, is one claim).
       const distinct = new Map<string, ClaimObject[]>();

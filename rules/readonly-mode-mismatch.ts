@@ -19,6 +19,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R31',
     severity: 'warning',
+    severities: ['error'],
     kinds: [...WORKLOAD_KINDS, 'PersistentVolumeClaim'],
     summary: 'A ReadOnlyMany-only claim is mounted without readOnly, or a database\'s data directory is mounted read-only.',
     why:

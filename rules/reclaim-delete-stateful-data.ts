@@ -18,6 +18,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R37',
     severity: 'note',
+    severities: ['warning'],
     kinds: [...WORKLOAD_KINDS, 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass'],
     summary: 'Stateful data lives on a volume whose reclaim policy is Delete: deleting the claim deletes the disk.',
     why:

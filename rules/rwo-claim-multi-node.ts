@@ -5,6 +5,7 @@ import {
   type ClaimStorage,
 } from '../src/model/claims.js';
 import type { PodTemplate, PodVolume } from '../src/model/pod-templates.js';
+import { databaseProductOf } from '../src/model/workload-database.js';
 import { coLocated, repelsOnHost, selfCoLocated } from '../src/model/placement.js';
 import type { ClaimUse, StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath, Resource, Severity } from '../src/types.js';
@@ -93,11 +94,25 @@ function claimRelated(storage: ClaimStorage) {
   return related;
 }
 
+/** The fix for one finding: a database gets one volume per replica, never a shared one; ReadWriteOncePod only when not already set. */
+function fixFor(template: PodTemplate, enforcement: string): string {
+  const product = databaseProductOf(template);
+  if (product) {
+    return `${product} keeps single-writer data: run it as a StatefulSet with \`volumeClaimTemplates\` (one ReadWriteOnce volume per ` +
+      `replica, replicated by ${product} itself) or keep one replica with \`strategy: {type: Recreate}\`. A ReadWriteMany volume would let ` +
+      'several database processes write the same files' + (enforcement === 'rwop' ? '.' : '; ReadWriteOncePod makes the single writer explicit.');
+  }
+  return 'Give each replica its own claim (a StatefulSet with volumeClaimTemplates), use a ReadWriteMany class when the ' +
+    'pods really share files, or keep the pods on one node with required podAffinity on kubernetes.io/hostname.' +
+    (enforcement === 'rwop' ? '' : ' Use ReadWriteOncePod to make a single-writer constraint explicit.');
+}
+
 export default defineRule({
   id: 'rwo-claim-multi-node',
   meta: {
     catalogueId: 'R17',
     severity: 'error',
+    severities: ['warning'],
     kinds: [...WORKLOAD_KINDS, 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSIDriver', 'HorizontalPodAutoscaler'],
     summary: 'A ReadWriteOnce or ReadWriteOncePod claim is used by pods that may run on different nodes.',
     why:
@@ -260,7 +275,8 @@ spec:
   },
   check({ model, report }) {
     const multiPod = (template: PodTemplate) => podCount(model, template).kind === 'multi';
-    const replicaFindings = new Map<string, { template: PodTemplate; count: Extract<PodCount, { kind: 'multi' }>; entries: Entry[] }>();
+    // By workload document: copies of one Deployment in independent sample directories are reported each with its own claim.
+    const replicaFindings = new Map<Resource, { template: PodTemplate; count: Extract<PodCount, { kind: 'multi' }>; entries: Entry[] }>();
 
     const definitions = claimDefinitionIndex(model);
     for (const claimKey of model.usedClaimKeys()) {
@@ -302,10 +318,10 @@ spec:
         // A multi-replica StatefulSet on one pod-template claim is statefulset-shared-claim's finding (the fix differs).
         if (workload.template.kind === 'StatefulSet') continue;
         if (enforcement !== 'rwop' && selfCoLocated(model, workload.template)) continue;
-        const existing = replicaFindings.get(workload.key);
+        const existing = replicaFindings.get(workload.template.workload);
         const entry = { storage, enforcement, volume: workload.volume };
         if (existing) existing.entries.push(entry);
-        else replicaFindings.set(workload.key, { template: workload.template, count: workload.count, entries: [entry] });
+        else replicaFindings.set(workload.template.workload, { template: workload.template, count: workload.count, entries: [entry] });
       }
 
       const list = [...workloads.values()];
@@ -319,6 +335,7 @@ spec:
           path: claimNamePath(other.volume),
           messageId: 'sharedWorkloads',
           severity: SEVERITY[enforcement],
+          fix: fixFor(other.template, enforcement),
           data: {
             kind: other.template.kind, workload: other.template.workload.name,
             otherKind: first.template.kind, other: first.template.workload.name,
@@ -332,13 +349,16 @@ spec:
       }
     }
 
-    for (const { template, count, entries } of replicaFindings.values()) {
+    for (const { template, count, entries: all } of replicaFindings.values()) {
+      // One claim mounted through several volumes (or found through several definitions) is named once.
+      const entries = [...new Map(all.map((e) => [claimText(e.storage), e])).values()];
       const worst = entries.reduce((a, b) => (RANK[b.enforcement] > RANK[a.enforcement] ? b : a));
       report({
         resource: template.workload,
         path: count.perNode ? claimNamePath(entries[0].volume) : count.path,
         messageId: 'replicas',
         severity: SEVERITY[worst.enforcement],
+        fix: fixFor(template, worst.enforcement),
         data: {
           kind: template.kind, workload: template.workload.name, pods: count.text,
           claims: entries.map((e) => claimText(e.storage)).join(', '),

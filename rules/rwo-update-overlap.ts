@@ -1,4 +1,5 @@
 // R18: an update strategy runs old and new pods at the same time while they write a ReadWriteOnce(Pod) claim.
+import { databaseProductOf } from '../src/model/workload-database.js';
 import { defineRule } from '../src/define-rule.js';
 import { claimDefinitionIndex, claimStorage, closestDefinition, describeDriver, singleNodeEnforcement, ROX, type ClaimStorage } from '../src/model/claims.js';
 import type { PodTemplate } from '../src/model/pod-templates.js';
@@ -141,6 +142,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R18',
     severity: 'warning',
+    severities: ['error', 'note'],
     kinds: ['Deployment', 'Rollout', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSIDriver'],
     summary: 'An update strategy starts new pods before the old ones stop while they write a ReadWriteOnce(Pod) claim.',
     why:
@@ -248,16 +250,20 @@ spec:
       const entries = writtenSingleNodeClaims(model, definitions, template);
       if (entries.length === 0) continue;
       const worst = entries.reduce((a, b) => (RANK[b.enforcement] > RANK[a.enforcement] ? b : a));
+      const product = databaseProductOf(template);
       report({
         resource: template.workload,
         path: overlap.path,
         messageId: 'overlap',
         severity: SEVERITY[worst.enforcement],
+        fix: template.kind === 'Rollout'
+          ? 'Use `canary: {maxSurge: 0, maxUnavailable: 1}` or a Deployment with `strategy: {type: Recreate}`' + (product ? ` (${product} must not have two processes on one data directory).` : '; or move the data to a ReadWriteMany class.')
+          : 'Use `strategy: {type: Recreate}`, or `rollingUpdate: {maxSurge: 0, maxUnavailable: 1}`' + (product ? ` (${product} must not have two processes on one data directory).` : '; or move the data to a ReadWriteMany class.'),
         data: {
           kind: template.kind,
           workload: template.workload.name,
           strategy: overlap.strategy,
-          claims: entries
+          claims: [...new Map(entries.map((e) => [e.storage.pvc.name, e])).values()]
             .map((e) => `${e.enforcement === 'rwop' ? 'ReadWriteOncePod' : 'ReadWriteOnce'} PersistentVolumeClaim "${e.storage.pvc.name}"` +
               (e.storage.driver.name !== undefined ? ` (${describeDriver(e.storage)})` : ''))
             .join(', '),

@@ -45,6 +45,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R33',
     severity: 'error',
+    severities: ['note', 'warning'],
     kinds: ['VolumeSnapshotClass', 'VolumeSnapshot', 'PersistentVolumeClaim'],
     summary: 'A VolumeSnapshotClass, VolumeSnapshot or clone/restore claim that cannot work as written: no deletionPolicy, driver mismatches, a clone smaller than its source or of another volumeMode.',
     why:

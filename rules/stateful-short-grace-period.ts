@@ -21,6 +21,7 @@ export default defineRule<
   meta: {
     catalogueId: 'R32',
     severity: 'warning',
+    severities: ['note'],
     kinds: ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Rollout', 'Pod'],
     summary: 'A database pod whose data is persistent has terminationGracePeriodSeconds below a minute, or relies on the 30 s default.',
     why:

@@ -28,6 +28,7 @@ export default defineChangeRule({
   id: 'statefulset-renamed',
   meta: {
     severity: 'warning',
+    severities: ['error'],
     kinds: ['StatefulSet'],
     summary: 'A change replaces a StatefulSet with one of another name (or namespace) and the same claim templates: its pods start on new, empty claims.',
     why:

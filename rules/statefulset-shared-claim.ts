@@ -19,6 +19,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R20',
     severity: 'error',
+    severities: ['note', 'warning'],
     kinds: ['StatefulSet', 'PersistentVolumeClaim'],
     summary: 'A StatefulSet with more than one replica mounts a single claim from its pod template instead of giving each replica its own through volumeClaimTemplates.',
     why:

@@ -66,6 +66,7 @@ export default defineChangeRule({
   id: 'storage-removed-in-use',
   meta: {
     severity: 'error',
+    severities: ['warning'],
     kinds: ['PersistentVolumeClaim', 'StorageClass', 'PersistentVolume'],
     summary: 'A change removes a PersistentVolumeClaim, StorageClass or PersistentVolume that the environment still uses, or swaps a workload\'s claim for a new one.',
     why:

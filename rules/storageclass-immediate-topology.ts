@@ -38,6 +38,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R11',
     severity: 'warning',
+    severities: ['error', 'note'],
     kinds: ['StorageClass'],
     summary: 'A StorageClass for zonal or node-local volumes binds Immediately, before the pod is scheduled.',
     why:

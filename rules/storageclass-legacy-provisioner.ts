@@ -1,4 +1,5 @@
 // R12: a StorageClass or PersistentVolume uses an in-tree volume plugin: served only through CSI migration, or removed.
+import { compareVersion } from '../src/model/cluster-facts.js';
 import { defineRule } from '../src/define-rule.js';
 import { legacyProvisioner, legacyVolumeSource } from '../src/model/legacy-volumes.js';
 
@@ -7,6 +8,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R12',
     severity: 'note',
+    severities: ['error', 'warning'],
     kinds: ['StorageClass', 'PersistentVolume'],
     summary: 'A StorageClass or PersistentVolume uses an in-tree volume plugin: it works only through CSI migration, or not at all.',
     why:
@@ -20,7 +22,7 @@ export default defineRule({
       'A StorageClass whose `provisioner` is an in-tree plugin name, or a PersistentVolume written with an in-tree volume ' +
       'source. Note when the plugin is migrated to a CSI driver; error when it was removed without migration ' +
       '(cephfs and rbd since v1.31, glusterfs v1.26, flocker, quobyte and storageos v1.25, scaleIO v1.21, ' +
-      'photonPersistentDisk v1.15).',
+      'photonPersistentDisk v1.15); a warning instead when `cluster.kubernetesVersion` is older than the removal.',
     exceptions:
       'kubernetes.io/no-provisioner, `local`, `nfs`, `hostPath`, `iscsi`, `fc` and `csi` are current. flexVolume is ' +
       'deprecated without a removal plan and not reported. Inline pod volumes of these types are not checked.',
@@ -77,24 +79,34 @@ parameters: {type: pd-standard}
     },
   },
   check({ model, report }) {
+    const migratedFix = (driver: string) => `Use ${driver} (the CSI driver) and review the parameters against its documentation; for PVs write \`spec.csi\` with driver ${driver} and the volume handle.`;
+    const removedFix = (plugin: string, removedIn: string) =>
+      `No Kubernetes release since ${removedIn} serves ${plugin}: provision through a CSI driver for that storage` +
+      (/rbd|cephfs/.test(plugin) ? ' (ceph-csi)' : '') + ' and move the data to it.';
+    // Removal versions are facts of Kubernetes releases: on a cluster the configuration says is older, it still works.
+    const removedSeverity = (removedIn: string): 'error' | 'warning' => {
+      const version = model.kubernetesVersion;
+      const match = /^v?(\d+)\.(\d+)/.exec(removedIn);
+      return version && match && compareVersion(version, Number(match[1]), Number(match[2])) < 0 ? 'warning' : 'error';
+    };
     for (const storageClass of model.ofKind('StorageClass')) {
       const provisioner = storageClass.object?.provisioner;
       if (typeof provisioner !== 'string') continue;
       const legacy = legacyProvisioner(provisioner);
       if (!legacy) continue;
       if (legacy.status === 'migrated') {
-        report({ resource: storageClass, path: ['provisioner'], messageId: 'migratedClass', data: { storageClass: storageClass.name, provisioner, driver: legacy.csiDriver! } });
+        report({ resource: storageClass, path: ['provisioner'], messageId: 'migratedClass', fix: migratedFix(legacy.csiDriver!), data: { storageClass: storageClass.name, provisioner, driver: legacy.csiDriver! } });
       } else {
-        report({ resource: storageClass, path: ['provisioner'], messageId: 'removedClass', severity: 'error', data: { storageClass: storageClass.name, provisioner, removedIn: legacy.removedIn! } });
+        report({ resource: storageClass, path: ['provisioner'], messageId: 'removedClass', severity: removedSeverity(legacy.removedIn!), fix: removedFix(provisioner, legacy.removedIn!), data: { storageClass: storageClass.name, provisioner, removedIn: legacy.removedIn! } });
       }
     }
     for (const pv of model.ofKind('PersistentVolume')) {
       const legacy = legacyVolumeSource(pv.object?.spec);
       if (!legacy) continue;
       if (legacy.plugin.status === 'migrated') {
-        report({ resource: pv, path: ['spec', legacy.key], messageId: 'migratedVolume', data: { pv: pv.name, source: legacy.key, driver: legacy.plugin.csiDriver! } });
+        report({ resource: pv, path: ['spec', legacy.key], messageId: 'migratedVolume', fix: migratedFix(legacy.plugin.csiDriver!), data: { pv: pv.name, source: legacy.key, driver: legacy.plugin.csiDriver! } });
       } else {
-        report({ resource: pv, path: ['spec', legacy.key], messageId: 'removedVolume', severity: 'error', data: { pv: pv.name, source: legacy.key, removedIn: legacy.plugin.removedIn! } });
+        report({ resource: pv, path: ['spec', legacy.key], messageId: 'removedVolume', severity: removedSeverity(legacy.plugin.removedIn!), fix: removedFix(legacy.key, legacy.plugin.removedIn!), data: { pv: pv.name, source: legacy.key, removedIn: legacy.plugin.removedIn! } });
       }
     }
   },

@@ -17,6 +17,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R09',
     severity: 'warning',
+    severities: ['error'],
     kinds: ['StorageClass'],
     summary: 'More than one StorageClass is marked as the default class.',
     why:

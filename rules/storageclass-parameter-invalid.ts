@@ -6,6 +6,13 @@ import type { Resource } from '../src/types.js';
 
 const PREFIX = 'csi.storage.k8s.io/';
 
+/**
+ * The external-provisioner release the list of reserved keys below was taken from (pkg/controller/controller.go,
+ * `removePrefixedParameters`, and the release notes: v6.2.0 added the controller-modify keys). A newer release may know
+ * more keys, so an unknown key is a warning that names this version, not an error.
+ */
+export const RESERVED_KEYS_VERSION = 'external-provisioner v6.2.0';
+
 /** Prefixed keys the CSI external-provisioner knows (removePrefixedParameters); any other prefixed key fails provisioning. */
 const KNOWN_PREFIXED = new Set([
   'fstype',
@@ -16,6 +23,7 @@ const KNOWN_PREFIXED = new Set([
   'node-publish-secret-name', 'node-publish-secret-namespace',
   'controller-expand-secret-name', 'controller-expand-secret-namespace',
   'node-expand-secret-name', 'node-expand-secret-namespace',
+  'controller-modify-secret-name', 'controller-modify-secret-namespace',
 ].map((k) => PREFIX + k));
 
 const MAX_PARAMETERS = 512;
@@ -34,6 +42,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R16',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['StorageClass'],
     summary: 'StorageClass parameters that the API server, the CSI external-provisioner or the driver reject.',
     why:
@@ -46,9 +55,10 @@ export default defineRule({
     trigger:
       'A StorageClass with a parameter value that is not a string; more than 512 parameters or more than 256 KiB of keys ' +
       'and values; for classes served by a CSI driver (a CSI provisioner pvlint knows, an in-tree name migrated to CSI, ' +
-      'a CSIDriver in the repo, or a name with a `csi` segment): a `csi.storage.k8s.io/` key other than fstype and the ' +
-      'provisioner, controller-publish, node-stage, node-publish, controller-expand, node-expand and default secret ' +
-      'name/namespace keys, or two file-system-type keys (`fstype` in any case plus `csi.storage.k8s.io/fstype`); for ' +
+      'a CSIDriver in the repo, or a name with a `csi` segment): a `csi.storage.k8s.io/` key that is a known key in other ' +
+      'letter case (error: the provisioner compares keys exactly), any other key outside fstype and the provisioner, ' +
+      'controller-publish, node-stage, node-publish, controller-expand, node-expand, controller-modify and default secret ' +
+      'name/namespace keys known to ' + RESERVED_KEYS_VERSION + ' (warning: a newer provisioner may know it), or two file-system-type keys (`fstype` in any case plus `csi.storage.k8s.io/fstype`); for ' +
       'ebs.csi.aws.com (and kubernetes.io/aws-ebs): both `iops` and `iopsPerGB` (case-insensitive, as the driver reads them).',
     exceptions:
       'When pvlint/shape reports a non-string value (the API server rejects the class), the rest of the class is not ' +
@@ -63,6 +73,7 @@ export default defineRule({
       { title: 'Kubernetes docs: Storage Classes, "Parameters" (512 parameters, 256 KiB)', url: 'https://kubernetes.io/docs/concepts/storage/storage-classes/#parameters' },
       { title: 'kubernetes-csi external-provisioner controller.go (removePrefixedParameters, fstype keys)', url: 'https://github.com/kubernetes-csi/external-provisioner/blob/master/pkg/controller/controller.go' },
       { title: 'kubernetes-csi docs: external-provisioner StorageClass parameters', url: 'https://kubernetes-csi.github.io/docs/external-provisioner.html' },
+      { title: 'kubernetes-csi external-provisioner CHANGELOG-6.2 (controller-modify-secret-name/-namespace, PR #1440)', url: 'https://github.com/kubernetes-csi/external-provisioner/blob/master/CHANGELOG/CHANGELOG-6.2.md' },
       { title: 'aws-ebs-csi-driver docs/parameters.md ("either iops or iopsPerGB, not both")', url: 'https://github.com/kubernetes-sigs/aws-ebs-csi-driver/blob/master/docs/parameters.md' },
     ],
     messages: {
@@ -71,9 +82,13 @@ export default defineRule({
         'class and none of its claims can be provisioned. Quote the value.',
       tooMany: (d: { storageClass: string; count: number; bytes: number }) =>
         `StorageClass "${d.storageClass}" has ${d.count} parameters (${d.bytes} bytes of keys and values); the API allows at most ${MAX_PARAMETERS} parameters and 256 KiB.`,
-      unknownPrefixed: (d: { storageClass: string; key: string; suggestion: string }) =>
-        `StorageClass "${d.storageClass}" has parameter "${d.key}" in the reserved ${PREFIX} namespace, which the CSI external-provisioner does not know; ` +
-        `every provisioning of the class fails ("found unknown parameter key … with reserved namespace ${PREFIX}")${d.suggestion ? `. Did you mean "${d.suggestion}"?` : '.'}`,
+      unknownPrefixed: (d: { storageClass: string; key: string; version: string }) =>
+        `StorageClass "${d.storageClass}" has parameter "${d.key}" in the reserved ${PREFIX} namespace, which ${d.version} (the release pvlint's list of ` +
+        `reserved keys comes from) does not know; a provisioner that does not know it fails every provisioning of the class ("found unknown parameter ` +
+        `key … with reserved namespace ${PREFIX}"). Check that your external-provisioner release documents this key.`,
+      miscasedPrefixed: (d: { storageClass: string; key: string; suggestion: string }) =>
+        `StorageClass "${d.storageClass}" has parameter "${d.key}" in the reserved ${PREFIX} namespace; the CSI external-provisioner compares these keys ` +
+        `exactly, knows "${d.suggestion}" but not this spelling, and fails every provisioning of the class ("found unknown parameter key … with reserved namespace ${PREFIX}").`,
       twoFsTypes: (d: { storageClass: string; keys: string }) =>
         `StorageClass "${d.storageClass}" sets the file system type twice (${d.keys}); the CSI external-provisioner fails every provisioning of the class ` +
         '("fstype specified in parameters with both "fstype" and "csi.storage.k8s.io/fstype" keys"). Keep csi.storage.k8s.io/fstype.',
@@ -136,8 +151,12 @@ parameters:
         for (const [key] of entries) {
           if (!key.startsWith(PREFIX) || KNOWN_PREFIXED.has(key)) continue;
           const lower = key.toLowerCase();
-          const suggestion = [...KNOWN_PREFIXED].find((known) => known === lower) ?? '';
-          report({ resource: storageClass, path: ['parameters', key], messageId: 'unknownPrefixed', data: { storageClass: name, key, suggestion } });
+          const suggestion = [...KNOWN_PREFIXED].find((known) => known.toLowerCase() === lower);
+          if (suggestion !== undefined) {
+            report({ resource: storageClass, path: ['parameters', key], messageId: 'miscasedPrefixed', data: { storageClass: name, key, suggestion } });
+          } else {
+            report({ resource: storageClass, path: ['parameters', key], messageId: 'unknownPrefixed', severity: 'warning', data: { storageClass: name, key, version: RESERVED_KEYS_VERSION } });
+          }
         }
         const fsKeys = entries.map(([key]) => key).filter((key) => key.toLowerCase() === 'fstype' || key === PREFIX + 'fstype');
         if (fsKeys.length > 1) {

@@ -8,6 +8,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R39',
     severity: 'warning',
+    severities: ['note'],
     kinds: ['StatefulSet'],
     summary: 'A StatefulSet\'s persistentVolumeClaimRetentionPolicy deletes its claims when it is scaled down or deleted.',
     why:

@@ -1,5 +1,6 @@
 // R22: a pod template with spec.nodeName uses a claim the scheduler has to bind (WaitForFirstConsumer) or a
 // ReadWriteOncePod claim whose one-pod check lives in the scheduler.
+import { storageClassFor } from '../src/model/claims.js';
 import { defineRule } from '../src/define-rule.js';
 import { RWOP } from '../src/model/claims.js';
 import { podContainers, usesOfContainer, volumeNamed } from '../src/model/mounts.js';
@@ -26,6 +27,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R22',
     severity: 'error',
+    severities: ['warning'],
     kinds: ['Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A pod template sets spec.nodeName and uses a claim of a WaitForFirstConsumer StorageClass (never bound) or a ReadWriteOncePod claim (one-pod check skipped).',
     why:
@@ -131,7 +133,7 @@ spec:
         if (!preBound(claim) && annotations[SELECTED_NODE] == null) {
           const effective = model.effectiveClassOfClaim(claim.object);
           if (effective.name) {
-            const lookup = model.lookupClass(effective.name);
+            const lookup = storageClassFor(model, effective.name, claim.owner);
             if (lookup.status === 'found' && lookup.value.object?.volumeBindingMode === 'WaitForFirstConsumer') {
               const storageClass: Resource = lookup.value;
               report({

@@ -141,7 +141,9 @@ export interface LintResult {
    * Files and documents read, and the objects parsed from them: documents of kinds no rule reads are counted but
    * not parsed (see `parseAllDocuments`), so `resources` can be fewer than the objects in the repo.
    */
-  stats: { files: number; documents: number; resources: number };
+  stats: { files: number; documents: number; resources: number; templates?: number };
+  /** Files that are templates for another tool (Go template or placeholder markers outside a chart): not linted. */
+  templateFiles?: string[];
   /** With `--base`: what the working tree was compared with (set by `lintWithBase`). */
   review?: ReviewSummary;
   /** With a cache: entries found and not found, and why the cache could not be written (if it could not). */
@@ -225,6 +227,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const findings: Finding[] = [];
   const scopes: Scope[] = [];
   let documents = 0;
+  const templateFiles: string[] = [];
   const seenFiles = new Set<string>();
   const kustomizations = new Set<string>();
   const charts = new Set<string>();
@@ -266,6 +269,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const parseFindings: Finding[] = [];
     const take = (file: SourceFile, given?: ParsedFile) => {
       const parsed = given ?? parseWithCache(file, limits, plan, lintCache, budget.used > lazyAfter);
+      if (parsed.template !== undefined) {
+        templateFiles.push(file.path);
+        return;
+      }
       documents += parsed.documentCount;
       let scope = loose;
       if (parsed.helm) {
@@ -386,7 +393,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       files: scopes.reduce((n, s) => n + s.files, 0),
       documents,
       resources: scopes.reduce((n, s) => n + s.resources.length, 0),
+      templates: templateFiles.length,
     },
+    templateFiles: templateFiles.sort(),
     ...(lintCache ? { cache: { location: lintCache.directory, hits: lintCache.hits, misses: lintCache.misses, ...(cacheWriteError ? { writeError: cacheWriteError } : {}) } } : {}),
   };
 }

@@ -122,6 +122,8 @@ export interface ReportDescriptor<Messages extends MessageMap = MessageMap, K ex
   data: Parameters<Messages[K]>[0];
   /** Overrides the rule's default severity for this finding (catalogue severities depend on the case). */
   severity?: Severity;
+  /** The fix for this finding, composed from what it knows (driver, database, volume type); default: the rule's `meta.fix`. */
+  fix?: string;
   related?: { resource: Resource; path: JsonPath; message: string }[];
 }
 
@@ -136,6 +138,8 @@ export interface RuleMeta<Messages extends MessageMap = MessageMap, Options = Re
   /** The catalogue id (`R17`) when the rule comes from the research catalogue. */
   catalogueId?: string;
   severity: Severity;
+  /** The other severities the rule reports in some cases (its `trigger` says which); the rule tester checks every finding against them. */
+  severities?: readonly Severity[];
   /** Kinds the rule reads; the engine skips the rule when none is present. */
   kinds: readonly string[];
   /** One line: what the rule finds. */

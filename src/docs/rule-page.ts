@@ -14,7 +14,7 @@ export function rulePageMarkdown(rule: RuleDescription): string {
     '',
     m.summary,
     '',
-    `Default severity: **${m.severity}**. Reads: ${m.kinds.join(', ') || 'any kind'}.` +
+    `Default severity: **${m.severity}**${(m as { severities?: readonly string[] }).severities?.length ? ` (in some cases, as the trigger says: ${(m as { severities?: readonly string[] }).severities!.join(', ')})` : ''}. Reads: ${m.kinds.join(', ') || 'any kind'}.` +
       (isChangeRule(rule) ? ' Runs with `--base <git-ref>`: it compares each environment with itself at that ref.' : ''),
     '',
     '## What breaks, and why',

@@ -14,6 +14,7 @@ interface ReportedFinding {
   messageId: PropertyKey;
   data: unknown;
   severity?: Severity;
+  fix?: string;
   related?: readonly { resource: Resource; path: JsonPath; message: string }[];
 }
 
@@ -48,7 +49,7 @@ export function findingFromReport(
     messageId: String(descriptor.messageId),
     message: render(descriptor.data),
     data: (descriptor.data ?? {}) as Record<string, unknown>,
-    fix: rule.meta.fix,
+    fix: descriptor.fix ?? rule.meta.fix,
     location: located.location,
     related,
     resource: resourceRef(descriptor.resource),

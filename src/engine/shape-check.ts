@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { locate } from '../locate/locate.js';
+import { isPlaceholder } from '../model/placeholder.js';
 import type { Finding, JsonPath, Resource, Severity } from '../types.js';
 
 export const SHAPE_RULE_ID = 'pvlint/shape';
@@ -49,6 +50,20 @@ export const SHAPE_SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
   HorizontalPodAutoscaler: 'horizontalpodautoscaler.schema.json',
   ...Object.fromEntries(WORKLOADS.map((kind) => [kind, `workloads.schema.json#/definitions/${kind}`])),
 });
+
+/**
+ * Fields that no storage rule reads. A wrong type there still makes the API server reject the object, but that is a
+ * general manifest problem, not a storage one: a note, and the storage findings about the object are still reported.
+ */
+const NON_STORAGE_FIELDS = new Set([
+  'ports', 'livenessProbe', 'readinessProbe', 'startupProbe', 'env', 'envFrom', 'imagePullPolicy', 'workingDir',
+  'capabilities', 'allowPrivilegeEscalation', 'readOnlyRootFilesystem', 'hostIPC', 'hostPID', 'priorityClassName',
+  'schedulerName', 'serviceAccountName', 'tolerations', 'topologySpreadConstraints',
+]);
+
+function readByStorageRules(path: JsonPath): boolean {
+  return !path.some((segment) => typeof segment === 'string' && NON_STORAGE_FIELDS.has(segment));
+}
 
 /** How many shape findings one object gets at most (the last one says how many more there are). */
 const MAX_PER_OBJECT = 10;
@@ -152,6 +167,13 @@ function hint(types: string[], value: unknown): string {
   return `write ${expected(types)}`;
 }
 
+/** What pvlint does with the object meanwhile: nothing more for a storage field, the storage checks for another. */
+function until(severity: Severity, kind: string, field: string): string {
+  return severity === 'error'
+    ? `Until then pvlint reads the ${kind} without ${field} and reports nothing else about it.`
+    : `No storage rule reads ${field}, so pvlint still checks the ${kind}'s storage.`;
+}
+
 interface Issue {
   path: JsonPath;
   severity: Severity;
@@ -159,9 +181,10 @@ interface Issue {
   message: string;
 }
 
-function issuesOf(resource: Resource, errors: readonly ErrorObject[]): { issues: Issue[]; booleans: { path: JsonPath; value: boolean }[] } {
+function issuesOf(resource: Resource, errors: readonly ErrorObject[]): { issues: Issue[]; booleans: { path: JsonPath; value: boolean }[]; placeholders: JsonPath[] } {
   const issues: Issue[] = [];
   const booleans: { path: JsonPath; value: boolean }[] = [];
+  const placeholders: JsonPath[] = [];
   const seen = new Set<string>();
   const object = resource.object;
   const kind = resource.kind;
@@ -172,6 +195,12 @@ function issuesOf(resource: Resource, errors: readonly ErrorObject[]): { issues:
     seen.add(key);
     const value = valueAt(object, path);
     const field = dottedPath(path);
+    if (isPlaceholder(value)) {
+      // `replicas: ${REPLICAS}`: a template fills it in later; its type says nothing. Rules read the object without it.
+      placeholders.push(path);
+      continue;
+    }
+    const severity: Severity = readByStorageRules(path) ? 'error' : 'note';
     if (error.keyword === 'type') {
       const types = (Array.isArray(error.params.type) ? error.params.type : String(error.params.type).split(',')).map(String);
       if (types.includes('boolean') && typeof value === 'string' && value in YAML11_BOOLEANS) {
@@ -180,20 +209,20 @@ function issuesOf(resource: Resource, errors: readonly ErrorObject[]): { issues:
       }
       issues.push({
         path,
-        severity: 'error',
+        severity,
         messageId: 'wrongType',
         message:
           `${field} is ${describe(value)}, not ${expected(types)}: the API server cannot decode it and rejects the ${kind}; ${hint(types, value)}. ` +
-          `Until then pvlint reads the ${kind} without ${field} and reports nothing else about it.`,
+          until(severity, kind, field),
       });
     } else if (error.keyword === 'minimum' || error.keyword === 'maximum') {
       issues.push({
         path,
-        severity: 'error',
+        severity,
         messageId: 'outOfRange',
         message:
           `${field} is ${describe(value)}, outside the 32-bit integer range: the API server cannot decode it and rejects the ${kind}. ` +
-          `Until then pvlint reads the ${kind} without ${field} and reports nothing else about it.`,
+          until(severity, kind, field),
       });
     } else if (error.keyword === 'pvlintStorage') {
       const bytes = unitlessBytes(value);
@@ -205,7 +234,7 @@ function issuesOf(resource: Resource, errors: readonly ErrorObject[]): { issues:
       });
     }
   }
-  return { issues, booleans };
+  return { issues, booleans, placeholders };
 }
 
 function setAt(object: any, path: JsonPath, value: unknown, remove: boolean): void {
@@ -259,13 +288,15 @@ export async function checkShapes(resources: readonly Resource[], scope: string)
       clean.add(resource);
       continue;
     }
-    const { issues, booleans } = issuesOf(resource, validate.errors);
+    const { issues, booleans, placeholders } = issuesOf(resource, validate.errors);
     const errors = issues.filter((issue) => issue.severity === 'error');
+    // Wrong types in fields no storage rule reads (notes): removed too, so no rule meets an unexpected type.
+    const removed = issues.filter((issue) => issue.messageId !== 'unitlessStorage').map((issue) => issue.path);
     let seen = resource;
-    if (errors.length > 0 || booleans.length > 0) {
+    if (removed.length > 0 || booleans.length > 0 || placeholders.length > 0) {
       const object = structuredClone(resource.object);
       for (const b of booleans) setAt(object, b.path, b.value, false);
-      for (const issue of errors) setAt(object, issue.path, undefined, true);
+      for (const path of [...removed, ...placeholders]) setAt(object, path, undefined, true);
       seen = { ...resource, object };
       if (errors.length > 0) rejected.add(seen);
     }
@@ -280,7 +311,7 @@ export async function checkShapes(resources: readonly Resource[], scope: string)
         messageId: issue.messageId,
         message: issue.message + more,
         data: { field: dottedPath(issue.path) },
-        fix: issue.severity === 'note' ? 'Add the unit you mean (Gi, Mi, G, M) to the size.' : SHAPE_FIX,
+        fix: issue.messageId === 'unitlessStorage' ? 'Add the unit you mean (Gi, Mi, G, M) to the size.' : SHAPE_FIX,
         location: located.location,
         related: located.related ?? [],
         resource: { apiVersion: resource.apiVersion, kind: resource.kind, namespace: resource.namespace, name: resource.name },

@@ -16,8 +16,11 @@ export interface FullRecord {
   deferred: { kind: string; docIndex: number }[];
 }
 
-/** A file that gave nothing but a document count (most files of a repo): `[documentCount, skipped]`. */
-export type EmptyRecord = readonly [number, number];
+/**
+ * A file that gave nothing but a document count (most files of a repo): `[documentCount, skipped]`, and for a
+ * template file (not linted) the kind of its markers third.
+ */
+export type EmptyRecord = readonly [number, number] | readonly [number, number, string];
 
 export type ParseRecord = FullRecord | EmptyRecord;
 
@@ -32,6 +35,7 @@ function isEmptyRecord(record: ParseRecord): record is EmptyRecord {
 export function toRecord(file: SourceFile, parsed: ParsedFile): ParseRecord | undefined {
   if (!parsed.spans || parsed.helm) return undefined;
   if (parsed.diagnostics.some((d) => d.message.includes(file.path) || d.location.file !== file.path)) return undefined;
+  if (parsed.template !== undefined) return [parsed.documentCount, parsed.skipped, parsed.template];
   if (parsed.resources.length === 0 && parsed.diagnostics.length === 0 && parsed.deferred.length === 0) return [parsed.documentCount, parsed.skipped];
   return {
     documentCount: parsed.documentCount,
@@ -46,8 +50,8 @@ export function toRecord(file: SourceFile, parsed: ParsedFile): ParseRecord | un
 /** The parsed file a record stands for. `file.text` must be the text the record was made from. */
 export function fromRecord(file: SourceFile, record: ParseRecord, limits: Partial<Limits> | undefined): ParsedFile {
   if (isEmptyRecord(record)) {
-    const [documentCount, skipped] = record;
-    return { resources: [], diagnostics: [], documents: [], documentCount, skipped, deferred: [], helm: false };
+    const [documentCount, skipped, template] = record;
+    return { resources: [], diagnostics: [], documents: [], documentCount, skipped, deferred: [], helm: false, ...(template !== undefined ? { template } : {}) };
   }
   const spans: DocumentSpan[] = record.spans.map(([start, end]) => ({ start, end }));
   const resources = record.resources.map(({ docIndex, items, object }) =>

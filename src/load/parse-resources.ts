@@ -5,6 +5,7 @@ import { type Document, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import type { Limits } from './limits.js';
 import { regionOf } from './source-file.js';
 import { hasSourceComments } from '../render/helm-stream.js';
+import { templateMarkers } from './template-file.js';
 import { skippableKind, type DocumentSpan } from './document-scan.js';
 import { documentToJS, parseSpan, parseStream, SKIPPED_DOCUMENT, type DocumentStats, type LimitProblem, type ParsedStream } from './yaml-stream.js';
 import type { Resource, SourceFile, SourceLocation } from '../types.js';
@@ -30,6 +31,8 @@ export interface ParsedFile {
   spans?: readonly DocumentSpan[];
   /** The text is a `helm template` stream (`# Source:` comments): its documents map to templates. */
   helm: boolean;
+  /** The file is a template (Go template or placeholder markers where YAML structure belongs): not parsed, not linted. */
+  template?: string;
 }
 
 export function resourceId(kind: string, namespace: string | undefined, name: string): string {
@@ -181,6 +184,8 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   const diagnostics: ParseDiagnostic[] = [];
   const deferred: DeferredDocument[] = [];
   const helm = hasSourceComments(file.text);
+  const template = helm ? undefined : templateMarkers(file.text);
+  if (template !== undefined) return { resources, diagnostics, documents: [], documentCount: 0, skipped: 0, deferred, spans: [], helm, template };
   const skip = plan && !helm
     ? (span: DocumentSpan, docIndex: number) => {
         const kind = skippableKind(file.text, span, plan.parse);

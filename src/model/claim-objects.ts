@@ -123,6 +123,4 @@ export function claimTemplateNames(claim: ClaimObject, cap = 100): string[] {
  * Whether a name is still a template placeholder (Flux post-build `${VAR}`, an unrendered Helm `{{ … }}`): the real
  * value is not in the repo, so lookups by it prove nothing.
  */
-export function isPlaceholder(value: unknown): boolean {
-  return typeof value === 'string' && (/\$\{[^}]*\}/.test(value) || value.includes('{{'));
-}
+export { isPlaceholder } from './placeholder.js';

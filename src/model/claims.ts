@@ -39,12 +39,40 @@ export interface BoundVolume {
 export function boundVolumeOf(model: StorageModel, pvc: Resource): BoundVolume | undefined {
   const volumeName = pvc.object?.spec?.volumeName;
   if (typeof volumeName === 'string' && volumeName !== '') {
-    const lookup = model.lookupVolume(volumeName);
+    const lookup = volumeFor(model, volumeName, pvc);
     return lookup.status === 'found' ? { pv: lookup.value, via: 'volumeName' } : undefined;
   }
-  const namespace = model.namespaceOf(pvc) ?? model.defaultNamespace;
-  const reserving = model.volumesClaiming(namespace, pvc.name);
+  const reserving = volumesReserving(model, pvc);
   return reserving.length > 0 ? { pv: reserving[0], via: 'claimRef' } : undefined;
+}
+
+/**
+ * The PersistentVolume named `name`: with several PV documents of that name in the scope (independent samples side
+ * by side), the one written closest to `from` (see closestDefinition); else the model's lookup.
+ */
+export function volumeFor(model: StorageModel, name: string, from?: Resource): Lookup<Resource> {
+  if (from) {
+    const definitions = model.volumesNamed(name);
+    if (definitions.length > 1) return { status: 'found', value: closestDefinition(definitions, from, model) };
+  }
+  return model.lookupVolume(name);
+}
+
+/** The PVs whose claimRef reserves `pvc`, the ones written closest to it: those in unrelated sample directories are left out. */
+export function volumesReserving(model: StorageModel, pvc: Resource): readonly Resource[] {
+  const namespace = model.namespaceOf(pvc) ?? model.defaultNamespace;
+  return nearestDefinitions(model.volumesClaiming(namespace, pvc.name), pvc);
+}
+
+/**
+ * Of several objects that all answer one lookup (PVs reserving one claim name, in independent sample directories),
+ * those written as close to `from` as the closest of them: the same file, else the deepest common directory.
+ */
+export function nearestDefinitions(definitions: readonly Resource[], from: Resource): readonly Resource[] {
+  if (definitions.length <= 1) return definitions;
+  const score = (d: Resource) => (d.file === from.file ? Number.MAX_SAFE_INTEGER : directoryDepthInCommon(d.file.path, from.file.path));
+  const best = Math.max(...definitions.map(score));
+  return definitions.filter((d) => score(d) === best);
 }
 
 export type DriverSource =

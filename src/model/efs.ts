@@ -66,7 +66,12 @@ export const EFS_PARAMETERS: readonly string[] = [
 ];
 
 /** Provisioning modes: `efs-ap` (and `s3files-ap` for S3 Files, in the driver's own examples) are documented; `efs-dir` / `efs-ns` appear in some driver sources and are not judged. */
-export const EFS_PROVISIONING_MODES = { documented: ['efs-ap', 's3files-ap'], tolerated: ['efs-dir', 'efs-ns'] } as const;
+export const EFS_PROVISIONING_MODES = {
+  documented: ['efs-ap', 's3files-ap'],
+  tolerated: ['efs-dir', 'efs-ns'],
+  /** The driver source the list was taken from. */
+  source: 'aws-efs-csi-driver commit a4fc676 (2026-07)',
+} as const;
 
 /** A value that a template engine fills in later (`${VAR}`, `{{ .x }}`), so its text says nothing. */
 export function isTemplated(value: string): boolean {

@@ -1,7 +1,7 @@
 // Which claims hold data that matters (catalogue R37/R41 "DB/stateful claims"), and what happens to a claim's volume when
 // the claim is deleted: the reclaim policy of its bound PersistentVolume or of the StorageClass that provisions it.
 import type { Resource } from '../types.js';
-import { boundVolumeOf } from './claims.js';
+import { boundVolumeOf, storageClassFor } from './claims.js';
 import { databaseContainer } from './databases.js';
 import { coveringMount, podContainers } from './mounts.js';
 import type { PodTemplate } from './pod-templates.js';
@@ -63,7 +63,7 @@ export function reclaimOfClaim(model: StorageModel, claimObject: any, pvc?: Reso
   const effective = model.effectiveClassOfClaim(claimObject);
   if (effective.name === undefined) return { policy: undefined, why: 'the claim sets no class and the repo has no default StorageClass' };
   if (effective.name === '') return { policy: undefined, why: 'the claim binds a pre-provisioned PersistentVolume that is not in the repo' };
-  const lookup = model.lookupClass(effective.name);
+  const lookup = storageClassFor(model, effective.name, pvc);
   if (lookup.status !== 'found') return { policy: undefined, why: `StorageClass "${effective.name}" is not in the repo` };
   const value = lookup.value.object?.reclaimPolicy;
   return value == null || value === ''

@@ -115,6 +115,8 @@ export class StorageModel {
   /** The first definition of each claim (as in `claims`), by name alone. */
   private readonly claimsByName = new Map<string, Resource[]>();
   private readonly claimDefs = new Map<string, Resource[]>();
+  /** Every PersistentVolume document by name (all definitions, document order); `volumes` keeps the last. */
+  private readonly volumeDefs = new Map<string, Resource[]>();
   /** Every StorageClass document by name (all definitions, document order). */
   private readonly classDefs = new Map<string, Resource[]>();
   /** Built on first use per kind: documents by `namespace/name` (cluster-scoped: `/name`). */
@@ -144,6 +146,7 @@ export class StorageModel {
           break;
         case 'PersistentVolume': {
           this.volumes.set(resource.name, resource);
+          push(this.volumeDefs, resource.name, resource);
           const ref = resource.object?.spec?.claimRef;
           if (ref && typeof ref === 'object' && ref.name != null) {
             push(this.volumesByClaimRef, key(String(ref.namespace ?? ''), String(ref.name)), resource);
@@ -272,6 +275,11 @@ export class StorageModel {
   /** Every PVC document named `namespace/name`, in document order (one scope may define a claim several times). */
   claimDefinitions(namespace: string, name: string): readonly Resource[] {
     return this.claimDefs.get(key(namespace, name)) ?? [];
+  }
+
+  /** Every PersistentVolume document named `name` in the scope, in document order. */
+  volumesNamed(name: string): readonly Resource[] {
+    return this.volumeDefs.get(name) ?? [];
   }
 
   /** Every StorageClass document named `name` in the scope, in document order (configuration-declared classes excluded). */

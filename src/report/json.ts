@@ -68,6 +68,8 @@ export function formatJson(result: LintResult, options: JsonOptions): string {
       resources: result.stats.resources,
       environments: result.scopes.map((s) => ({ name: s.name, kind: s.kind, files: s.files, resources: s.resources })),
       suppressed: suppressed.length,
+      templates: result.stats.templates ?? 0,
+      templateFiles: result.templateFiles ?? [],
       ...(result.review ? { review: { ...result.review } } : {}),
     },
     findings: findings.map(finding),

@@ -118,8 +118,14 @@ function suppressedSection(result: LintResult): string[] {
   return out;
 }
 
+/** Template files (Go template or placeholder markers outside a chart) are counted, not linted. */
+function templateNote(result: LintResult): string {
+  const count = result.stats.templates ?? 0;
+  return count === 0 ? '' : `; ${plural(count, 'template')}, not linted`;
+}
+
 function summaryLine(result: LintResult, shown: readonly Finding[], hidden: readonly Finding[], quiet: boolean, listed: boolean): string {
-  const hiddenText = hiddenNote(hidden) + suppressedNote(result, listed) + reviewNote(result);
+  const hiddenText = hiddenNote(hidden) + suppressedNote(result, listed) + reviewNote(result) + templateNote(result);
   if (shown.length === 0) {
     const what = quiet ? 'errors' : 'problems';
     return kleur.green().bold(`✔ no ${what} in ${plural(result.stats.files, 'file')} (${plural(result.stats.resources, 'resource')})${hiddenText}`);

@@ -60,6 +60,11 @@ export function lintText(rule: RuleModule, code: string, options?: Record<string
   };
   const result = runRules(guardKinds(new StorageModel(parsed.resources, { scope: 'test', ...model }), rule), [setting]);
   if (result.crashes.length > 0) throw new Error(result.crashes[0].message);
+  // The README and `pvlint rules` list a rule's severities from its metadata: every finding must be one of them.
+  const declared = new Set([rule.meta.severity, ...(rule.meta.severities ?? [])]);
+  for (const finding of result.findings) {
+    if (!declared.has(finding.severity)) throw new Error(`${rule.id} reported a ${finding.severity}, which its meta.severity/severities do not declare: ${finding.message}`);
+  }
   return result.findings;
 }
 

@@ -48,6 +48,8 @@ Json('versioned header and summary', ({ report }) => {
     resources: 4,
     environments: [{ name: '.', kind: 'manifests', files: 3, resources: 3 }, { name: '<stdin>', kind: 'manifests', files: 1, resources: 1 }],
     suppressed: 0,
+    templates: 0,
+    templateFiles: [],
   });
 });
 

@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import rule from '../../rules/claim-spec-invalid.js';
+import { PROJECT_ROOT } from '../helpers/paths.js';
 import { ruleTester } from '../helpers/rule-tester.js';
+
+const kopiurPvc = readFileSync(path.join(PROJECT_ROOT, 'test', 'fixtures', 'precision', 'placeholders', 'kopiur-backup-pvc.yaml'), 'utf8');
 
 const pvc = (spec: string, name = 'data', namespace = 'db') => `apiVersion: v1
 kind: PersistentVolumeClaim
@@ -27,6 +32,8 @@ ${vctSpec}`;
 
 ruleTester(rule, {
   valid: [
+    { name: 'placeholders are not values: a Flux post-build component (onedr0p/home-ops kopiur)', code: kopiurPvc },
+    { name: 'a placeholder beside ReadWriteOncePod is not another mode', code: pvc('  accessModes: [ReadWriteOncePod, "${EXTRA_MODE}"]\n  resources: {requests: {storage: 1Gi}}\n') },
     { name: 'complete PVC', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n') },
     { name: 'complete claim template', code: statefulSet('        accessModes: [ReadWriteOnce]\n        resources: {requests: {storage: 1Gi}}\n') },
     { name: 'ReadWriteOncePod alone', code: pvc('  accessModes: [ReadWriteOncePod]\n  resources: {requests: {storage: 1Gi}}\n') },
@@ -84,7 +91,7 @@ spec:
       code: pvc('  accessModes: [ReadWriteOncePod, ReadWriteOnce]\n  resources: {requests: {storage: 10GB}}\n'),
       errors: [
         { messageId: 'mixedRwop', line: 5 },
-        { messageId: 'badStorage', line: 6, messageIncludes: ['not a Kubernetes quantity'] },
+        { messageId: 'badStorage', line: 6, messageIncludes: ['not a Kubernetes quantity (like 10Gi), and the API server rejects it at apply.'] },
       ],
     },
     {

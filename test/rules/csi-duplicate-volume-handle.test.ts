@@ -42,6 +42,7 @@ ${claims.map((c) => `        - {name: ${c}, persistentVolumeClaim: {claimName: $
 
 ruleTester(rule, {
   valid: [
+    { name: 'one ${VAR} placeholder in several PVs is not one volume', code: pv('a', '${VOLUME_ID}') + pv('b', '${VOLUME_ID}') },
     { name: 'distinct handles', code: pv('a', 'fs-0123456789abcdef0:/a') + pv('b', 'fs-0123456789abcdef0:/b') },
     { name: 'distinct access points', code: pv('a', 'fs-0123456789abcdef0::fsap-0123456789abcdef0') + pv('b', 'fs-0123456789abcdef0::fsap-0123456789abcdef1') },
     { name: 'the same PV written twice (overlays) is one object', code: pv('a', 'fs-0123456789abcdef0') + pv('a', 'fs-0123456789abcdef0') },
@@ -63,8 +64,8 @@ ruleTester(rule, {
       name: 'three PVs with one handle: every later one',
       code: pv('a', 'h') + pv('b', 'h') + pv('c', 'h'),
       errors: [
-        { messageId: 'duplicate', resource: 'PersistentVolume//b', messageIncludes: ['as PersistentVolume "a"'] },
-        { messageId: 'duplicate', resource: 'PersistentVolume//c', messageIncludes: ['as PersistentVolume "a"'] },
+        { messageId: 'duplicate', resource: 'PersistentVolume//b', messageIncludes: ['as PersistentVolumes "a" and "c"'] },
+        { messageId: 'duplicate', resource: 'PersistentVolume//c', messageIncludes: ['as PersistentVolumes "a" and "b"'] },
       ],
     },
     {

@@ -27,7 +27,7 @@ ruleTester(rule, {
       name: `documented invalid example ${i + 1}`, code,
       errors: [{ messageId: 'missing', severity: 'error' as const, line: 5, messageIncludes: ['no provisioningMode parameter'] }],
     })),
-    { name: 'unsupported provisioning mode', code: sc('provisioningMode: efs-fs\nfileSystemId: fs-0123456789abcdef0\ndirectoryPerms: "700"'), errors: [{ messageId: 'mode', line: 6 }] },
+    { name: 'unsupported provisioning mode', code: sc('provisioningMode: efs-fs\nfileSystemId: fs-0123456789abcdef0\ndirectoryPerms: "700"'), errors: [{ messageId: 'mode', severity: 'warning', line: 6, messageIncludes: ['as of aws-efs-csi-driver commit a4fc676'] }] },
     { name: 'no file-system source', code: sc('provisioningMode: efs-ap\ndirectoryPerms: "700"'), errors: [{ messageId: 'missing', messageIncludes: ['fileSystemId'] }] },
     {
       name: 'misspelt fileSystemId is pointed at',

@@ -63,6 +63,7 @@ ruleTester(rule, {
     { name: 'a deadline exactly at the limit', code: ebs + app + job({ deadline: 3600 }) },
     { name: 'a pod-level deadline within the limit when the Job sets none', code: ebs + app + job({ podDeadline: 900 }) },
     { name: 'the claim is used by the Job alone', code: ebs + job() },
+    { name: 'the same Job written twice (a base and a copy side by side) is not another user of the claim', code: ebs + job() + job() },
     { name: 'a ReadWriteMany claim', code: sc('efs', 'efs.csi.aws.com') + pvc('ReadWriteMany', 'efs') + app + job() },
     { name: 'ReadWriteOnce on a driver without attach holds nothing', code: sc('efs', 'efs.csi.aws.com') + pvc('ReadWriteOnce', 'efs') + app + job() },
     { name: 'a longer deadline accepted by the option', code: ebs + app + job({ deadline: 86400 }), options: { maxDeadlineSeconds: 86400 } },

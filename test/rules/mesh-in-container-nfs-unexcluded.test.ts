@@ -67,6 +67,17 @@ ruleTester(rule, {
     { name: 'a URL is not an NFS source', code: injected + deployment({ command: 'mount -o bind /a /b; curl -s http://example.com:/x' }) },
   ],
   invalid: [
+    {
+      name: 'a native sidecar (pod annotation) is a documented fix for the shutdown hang: a warning, not an error',
+      code: injected + deployment({ annotations: 'sidecar.istio.io/nativeSidecar: "true"' }),
+      errors: [{ messageId: 'capturedNative', severity: 'warning', messageIncludes: ['native sidecar (the pod template has annotation sidecar.istio.io/nativeSidecar: "true")', 'excludeOutboundPorts: "2049"'] }],
+    },
+    {
+      name: 'native sidecars on for the cluster (cluster.mesh.nativeSidecars: true): a warning',
+      code: injected + deployment(),
+      model: { meshDefaults: { istioNativeSidecars: true } },
+      errors: [{ messageId: 'capturedNative', severity: 'warning', messageIncludes: ['native sidecars are configured on for Istio'] }],
+    },
     ...rule.meta.examples.invalid.map((code, i) => ({
       name: `documented invalid example ${i + 1}`, code,
       errors: [{ messageId: 'captured', severity: 'error' as const, line: 13, messageIncludes: ['container "transcoder"', 'namespace "media" has label istio-injection=enabled', 'Terminating', 'excludeOutboundPorts: "2049"'] }],
@@ -129,7 +140,7 @@ ruleTester(rule, {
     {
       name: 'init container with a native sidecar goes through the running proxy',
       code: injected + deployment({ init: true, annotations: 'sidecar.istio.io/nativeSidecar: "true"' }),
-      errors: [{ messageId: 'captured', messageIncludes: ['container "worker"'] }],
+      errors: [{ messageId: 'capturedNative', severity: 'warning', messageIncludes: ['init container "worker"'] }],
     },
     {
       name: 'a pre-injected istio-proxy container puts the pod in the mesh',

@@ -12,6 +12,7 @@ spec:
 
 ruleTester(rule, {
   valid: [
+    { name: 'a ${VAR} reclaimPolicy on a StorageClass is filled in later, not judged', code: 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: c}\nprovisioner: ebs.csi.aws.com\nreclaimPolicy: ${RECLAIM_POLICY}\n' },
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
     { name: 'no policy (Retain for PVs)', code: pv(undefined, 'nfs: {server: nfs.example.internal, path: /x}') },
     { name: 'Delete on CSI', code: pv('Delete', 'csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}') },

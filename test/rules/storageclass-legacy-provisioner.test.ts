@@ -28,6 +28,7 @@ ruleTester(rule, {
     { name: 'kubernetes.io/aws-ebs', code: sc('kubernetes.io/aws-ebs'), errors: [{ messageId: 'migratedClass', severity: 'note', path: ['provisioner'], messageIncludes: ['ebs.csi.aws.com CSI driver installed'] }] },
     { name: 'kubernetes.io/azure-file', code: sc('kubernetes.io/azure-file'), errors: [{ messageId: 'migratedClass', messageIncludes: ['file.csi.azure.com'] }] },
     { name: 'kubernetes.io/rbd was removed', code: sc('kubernetes.io/rbd'), errors: [{ messageId: 'removedClass', severity: 'error', messageIncludes: ['v1.31'] }] },
+    { name: 'kubernetes.io/rbd on a cluster configured as v1.30 still works there: a warning', code: sc('kubernetes.io/rbd'), model: { cluster: { kubernetesVersion: '1.30' } }, errors: [{ messageId: 'removedClass', severity: 'warning', messageIncludes: ['v1.31'] }] },
     { name: 'a gcePersistentDisk PV', code: pv('gcePersistentDisk: {pdName: disk-1}'), errors: [{ messageId: 'migratedVolume', severity: 'note', path: ['spec', 'gcePersistentDisk'] }] },
     { name: 'a glusterfs PV', code: pv('glusterfs: {endpoints: gluster, path: vol}'), errors: [{ messageId: 'removedVolume', severity: 'error', messageIncludes: ['v1.26'] }] },
     { name: 'a cephfs PV', code: pv('cephfs: {monitors: [a], path: /}'), errors: [{ messageId: 'removedVolume', severity: 'error', messageIncludes: ['v1.31'] }] },
