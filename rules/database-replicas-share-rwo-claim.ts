@@ -25,6 +25,7 @@ export default defineRule({
   id: 'database-replicas-share-rwo-claim',
   meta: {
     severity: 'warning',
+    severities: ['error'],
     kinds: ['Deployment', 'ReplicaSet', 'ReplicationController', 'Rollout', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSIDriver', 'HorizontalPodAutoscaler'],
     summary: 'Several replicas of a database server mount one ReadWriteOnce claim; pods on the same node both write its data.',
     why:

@@ -30,6 +30,7 @@ export default defineRule({
   id: 'hostpath-node-critical',
   meta: {
     severity: 'warning',
+    severities: ['error'],
     kinds: ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'Pod', 'Rollout', 'Namespace'],
     summary: 'An application workload mounts the node\'s root filesystem (/) or the container runtime socket through hostPath.',
     why:

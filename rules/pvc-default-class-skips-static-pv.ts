@@ -82,6 +82,7 @@ export default defineRule({
   id: 'pvc-default-class-skips-static-pv',
   meta: {
     severity: 'warning',
+    severities: ['error'],
     kinds: ['PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A claim without storageClassName gets the default class and so never binds the class-less static PV beside it.',
     why:

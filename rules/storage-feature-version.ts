@@ -11,6 +11,7 @@ export default defineRule({
   id: 'storage-feature-version',
   meta: {
     severity: 'error',
+    severities: ['warning'],
     kinds: ['PersistentVolumeClaim', 'PersistentVolume', 'VolumeAttributesClass', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A storage feature is used on a cluster older than the feature (cluster.kubernetesVersion): the API refuses it or ignores it.',
     why:

@@ -49,6 +49,7 @@ export default defineRule({
   id: 'storageclass-topology-conflict',
   meta: {
     severity: 'error',
+    severities: ['warning', 'note'],
     kinds: ['StorageClass', 'PersistentVolumeClaim', 'PersistentVolume', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A pod\'s zone nodeSelector or node affinity excludes every topology its claim\'s StorageClass allowedTopologies may provision in.',
     why:
