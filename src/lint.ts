@@ -20,6 +20,8 @@ import { makeSourceFile, toDisplayPath } from './load/source-file.js';
 import type { ClusterFacts } from './model/cluster-facts.js';
 import { StorageModel } from './model/storage-model.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js';
+import { directoryArguments, gitopsEnvironments } from './gitops/gitops-environments.js';
+import type { NotInterpreted } from './gitops/not-interpreted.js';
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
 import { renderAll } from './render/render-all.js';
 import { SourceCache } from './render/source-cache.js';
@@ -122,7 +124,7 @@ export interface LintedScope {
 export interface ScopeSummary {
   name: string;
   /** Loose manifests of one argument, or an environment a renderer produced. */
-  kind: 'manifests' | 'kustomize' | 'helm';
+  kind: 'manifests' | 'kustomize' | 'helm' | 'flux';
   files: number;
   resources: number;
 }
@@ -143,6 +145,8 @@ export interface LintResult {
   stats: { files: number; documents: number; resources: number };
   /** With `--base`: what the working tree was compared with (set by `lintWithBase`). */
   review?: ReviewSummary;
+  /** Per environment, what was read but not interpreted (GitOps objects not followed, charts not rendered...). */
+  notInterpreted?: NotInterpreted[];
   /** With a cache: entries found and not found, and why the cache could not be written (if it could not). */
   cache?: { location: string; hits: number; misses: number; writeError?: string };
 }
@@ -241,8 +245,11 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   for (const argument of options.paths) {
     inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles })]);
   }
+  // GitOps clusters first: the roots and files they build are theirs, not environments or loose manifests of their own.
+  const gitops = await gitopsEnvironments(cache, root, directoryArguments(options.paths, cwd), { ...options, ignore: options.ignore });
+  gitops.coveredFiles.forEach((file) => seenFiles.add(file));
   for (const [, input] of inputs) {
-    input.kustomizations.forEach((dir) => kustomizations.add(dir));
+    input.kustomizations.filter((dir) => !gitops.coveredRoots.has(dir)).forEach((dir) => kustomizations.add(dir));
     input.charts.forEach((dir) => charts.add(dir));
   }
   const rendering = renderAll(cache, [...kustomizations], [...charts], { ...options, relevantKinds: renderKinds, lintCache }, cwd);
@@ -329,6 +336,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace });
   }
+  for (const cluster of gitops.clusters) {
+    findings.push(...cluster.diagnostics);
+    scopes.push({ name: cluster.name, kind: 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [] });
+  }
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {
     root,
@@ -379,6 +390,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     fatal: merged.some((f) => FATAL_DIAGNOSTICS.has(f.ruleId)),
     scopes: scopes.map((s) => ({ name: s.name, kind: s.kind, files: s.files, resources: s.resources.length })),
     root,
+    notInterpreted: gitops.clusters.flatMap((c) => c.notInterpreted),
     stats: {
       files: scopes.reduce((n, s) => n + s.files, 0),
       documents,

@@ -68,6 +68,7 @@ export function formatJson(result: LintResult, options: JsonOptions): string {
       resources: result.stats.resources,
       environments: result.scopes.map((s) => ({ name: s.name, kind: s.kind, files: s.files, resources: s.resources })),
       suppressed: suppressed.length,
+      ...(result.notInterpreted && result.notInterpreted.length > 0 ? { notInterpreted: result.notInterpreted.map((entry) => ({ ...entry })) } : {}),
       ...(result.review ? { review: { ...result.review } } : {}),
     },
     findings: findings.map(finding),

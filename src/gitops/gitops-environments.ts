@@ -1,0 +1,112 @@
+// The clusters a GitOps repository describes, as environments: Flux entries found under the linted
+// directories, each followed from the repository root. It also says which kustomize roots and files the
+// clusters read, so the plain per-root environments and loose manifests leave them to the clusters.
+import { readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { makeResource } from '../load/parse-resources.js';
+import type { Limits } from '../load/limits.js';
+import { DEFAULT_RENDER_TIMEOUT_MS, kustomizeCommand } from '../render/render-all.js';
+import type { RenderedScope } from '../render/rendered-scope.js';
+import type { SourceCache } from '../render/source-cache.js';
+import type { Resource } from '../types.js';
+import { buildFluxCluster, type FluxCluster } from './flux-cluster.js';
+import { BuildReach, findFluxEntries, scanFluxKustomizations } from './flux-entries.js';
+import type { ObjectLookup } from './flux-variables.js';
+
+export interface GitopsSettings {
+  kustomizeCommand?: string;
+  renderTimeoutMs?: number;
+  limits?: Partial<Limits>;
+  concurrency?: number;
+  ignore?: readonly string[];
+}
+
+export interface GitopsOutcome {
+  clusters: FluxCluster[];
+  /** Kustomize roots a cluster builds: not environments of their own. */
+  coveredRoots: Set<string>;
+  /** Files a cluster reads: not loose manifests. */
+  coveredFiles: Set<string>;
+  stats: { renders: number; ms: number };
+}
+
+/** ConfigMaps and Secrets written anywhere in the repository, found on the first variable source a cluster lacks. */
+function repositoryObjects(cache: SourceCache, root: string, ignore: readonly string[]): ObjectLookup {
+  let index: Resource[] | undefined;
+  const load = () => {
+    index = [];
+    const files = fg.sync(['**/*.yaml', '**/*.yml'], { cwd: root, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore] });
+    for (const file of files.sort()) {
+      let text: string;
+      try {
+        if (statSync(file).size > 4 * 1024 * 1024) continue;
+        text = readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      if (!/^kind:\s*["']?(?:ConfigMap|Secret)\b/m.test(text)) continue;
+      for (const d of cache.get(file)?.documents ?? []) {
+        if (d.object?.kind === 'ConfigMap' || d.object?.kind === 'Secret') index.push(makeResource(cache.get(file)!.file, d.docIndex, d.node, d.object));
+      }
+    }
+    return index;
+  };
+  return (kind, namespace, name) => {
+    const matches = (index ?? load()).filter((r) => r.kind === kind && r.name === name);
+    return matches.find((r) => r.namespace === namespace) ?? (matches.length === 1 ? matches[0] : undefined);
+  };
+}
+
+export async function gitopsEnvironments(cache: SourceCache, root: string, searchDirs: readonly string[], settings: GitopsSettings): Promise<GitopsOutcome> {
+  const started = Date.now();
+  const outcome: GitopsOutcome = { clusters: [], coveredRoots: new Set(), coveredFiles: new Set(), stats: { renders: 0, ms: 0 } };
+  const kustomizations: Resource[] = [];
+  const scanned = new Set<string>();
+  for (const dir of searchDirs) {
+    for (const k of await scanFluxKustomizations(cache, dir, settings.ignore)) {
+      const key = `${k.file.absPath}#${k.docIndex}#${k.name}`;
+      if (!scanned.has(key)) {
+        scanned.add(key);
+        kustomizations.push(k);
+      }
+    }
+  }
+  if (kustomizations.length === 0) return outcome;
+  const reach = new BuildReach(cache);
+  const entries = findFluxEntries(root, kustomizations, reach);
+  const command = kustomizeCommand(settings.kustomizeCommand) ?? ['kubectl', 'kustomize'];
+  const memo = new Map<string, Promise<RenderedScope>>();
+  const stats = { renders: 0 };
+  const concurrency = settings.concurrency ?? (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+  const lookup = repositoryObjects(cache, root, settings.ignore ?? []);
+  for (const entry of entries) {
+    const cluster = await buildFluxCluster(cache, root, entry, { command, timeoutMs: settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS, limits: settings.limits, concurrency, memo, stats }, lookup);
+    outcome.clusters.push(cluster);
+    for (const dir of cluster.built) {
+      reach.rootsOf(dir).forEach((r) => outcome.coveredRoots.add(r));
+      reach.filesOf(dir).forEach((f) => outcome.coveredFiles.add(f));
+    }
+    for (const resource of cluster.resources) {
+      const file = resource.origin?.file?.absPath;
+      if (file) outcome.coveredFiles.add(file);
+    }
+  }
+  outcome.stats = { renders: stats.renders, ms: Date.now() - started };
+  return outcome;
+}
+
+/** The arguments that are directories: where cluster entries are looked for. */
+export function directoryArguments(paths: readonly string[], cwd: string): string[] {
+  return paths
+    .filter((p) => p !== '-')
+    .map((p) => path.resolve(cwd, p))
+    .filter((p) => {
+      try {
+        return statSync(p).isDirectory();
+      } catch {
+        return false;
+      }
+    });
+}
