@@ -84,6 +84,7 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
     const result = cached !== undefined ? { status: 'ok' as const, stdout: cached, stderr: '' } : await runCommand(argv, { cwd: wrapper, timeoutMs: options.timeoutMs, maxOutputBytes });
     if (renderKey && cached === undefined && result.status === 'ok') options.lintCache!.set('render', renderKey, result.stdout);
     if (result.status === 'missing') return { ...scope, missing: true };
+    if (result.status === 'too-large' || result.status === 'timeout') scope.stopped = true;
     if (result.status === 'too-large') {
       return fail(`${options.command.join(' ')} printed more than ${formatBytes(maxOutputBytes)} for ${name} and was stopped (maxRenderOutputBytes); a kustomization that generates without end, or raise the limit`);
     }
