@@ -124,7 +124,7 @@ export interface LintedScope {
 export interface ScopeSummary {
   name: string;
   /** Loose manifests of one argument, or an environment a renderer produced. */
-  kind: 'manifests' | 'kustomize' | 'helm' | 'flux';
+  kind: 'manifests' | 'kustomize' | 'helm' | 'flux' | 'argocd';
   files: number;
   resources: number;
 }
@@ -250,7 +250,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   gitops.coveredFiles.forEach((file) => seenFiles.add(file));
   for (const [, input] of inputs) {
     input.kustomizations.filter((dir) => !gitops.coveredRoots.has(dir)).forEach((dir) => kustomizations.add(dir));
-    input.charts.forEach((dir) => charts.add(dir));
+    input.charts.filter((dir) => !gitops.coveredRoots.has(dir)).forEach((dir) => charts.add(dir));
   }
   const rendering = renderAll(cache, [...kustomizations], [...charts], { ...options, relevantKinds: renderKinds, lintCache }, cwd);
   // Awaited after the loose manifests; until then a rejection must not count as unhandled.
@@ -338,7 +338,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   }
   for (const cluster of gitops.clusters) {
     findings.push(...cluster.diagnostics);
-    scopes.push({ name: cluster.name, kind: 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [] });
+    scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [] });
   }
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { makeResource } from '../load/parse-resources.js';
 import type { Limits } from '../load/limits.js';
-import { DEFAULT_RENDER_TIMEOUT_MS, kustomizeCommand } from '../render/render-all.js';
+import { DEFAULT_RENDER_TIMEOUT_MS, helmCommand, kustomizeCommand } from '../render/render-all.js';
+import { buildArgoClusters, inferHomeUrls, scanArgoObjects } from './argocd-clusters.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
 import type { Resource } from '../types.js';
@@ -21,11 +22,16 @@ export interface GitopsSettings {
   limits?: Partial<Limits>;
   concurrency?: number;
   ignore?: readonly string[];
+  helmCommand?: string;
+  /** repoURLs that mean this repository (Argo CD sources); inferred when empty. */
+  repoURLs?: readonly string[];
+  /** Argo CD `kustomize.buildOptions`; read from an argocd-cm ConfigMap in the repository when undefined. */
+  argocdBuildOptions?: string;
 }
 
 export interface GitopsOutcome {
   clusters: FluxCluster[];
-  /** Kustomize roots a cluster builds: not environments of their own. */
+  /** Kustomize roots and Helm charts a cluster builds: not environments of their own. */
   coveredRoots: Set<string>;
   /** Files a cluster reads: not loose manifests. */
   coveredFiles: Set<string>;
@@ -73,7 +79,9 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
       }
     }
   }
-  if (kustomizations.length === 0) return outcome;
+  const argo: Resource[] = [];
+  for (const dir of searchDirs) argo.push(...(await scanArgoObjects(cache, dir, settings.ignore)));
+  if (kustomizations.length === 0 && argo.length === 0) return outcome;
   const reach = new BuildReach(cache);
   const entries = findFluxEntries(root, kustomizations, reach);
   const command = kustomizeCommand(settings.kustomizeCommand) ?? ['kubectl', 'kustomize'];
@@ -81,15 +89,34 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   const stats = { renders: 0 };
   const concurrency = settings.concurrency ?? (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
   const lookup = repositoryObjects(cache, root, settings.ignore ?? []);
-  for (const entry of entries) {
-    const cluster = await buildFluxCluster(cache, root, entry, { command, timeoutMs: settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS, limits: settings.limits, concurrency, memo, stats }, lookup);
+  const timeoutMs = settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  const clusters: FluxCluster[] = [];
+  for (const entry of entries) clusters.push(await buildFluxCluster(cache, root, entry, { command, timeoutMs, limits: settings.limits, concurrency, memo, stats }, lookup));
+  if (argo.length > 0) {
+    const buildOptions = settings.argocdBuildOptions ?? lookup('ConfigMap', 'argocd', 'argocd-cm')?.object?.data?.['kustomize.buildOptions'];
+    clusters.push(
+      ...(await buildArgoClusters(cache, root, argo, reach, {
+        kustomize: kustomizeCommand(settings.kustomizeCommand),
+        helm: helmCommand(settings.helmCommand),
+        buildOptions: typeof buildOptions === 'string' ? buildOptions.split(/\s+/).filter(Boolean) : [],
+        timeoutMs,
+        limits: settings.limits,
+        memo,
+        stats,
+        concurrency,
+        homeUrls: inferHomeUrls(root, argo, settings.repoURLs ?? []),
+      })),
+    );
+  }
+  for (const cluster of clusters) {
     outcome.clusters.push(cluster);
     for (const dir of cluster.built) {
+      outcome.coveredRoots.add(dir);
       reach.rootsOf(dir).forEach((r) => outcome.coveredRoots.add(r));
       reach.filesOf(dir).forEach((f) => outcome.coveredFiles.add(f));
     }
     for (const resource of cluster.resources) {
-      const file = resource.origin?.file?.absPath;
+      const file = resource.origin?.file?.absPath ?? (resource.origin ? undefined : resource.file.absPath);
       if (file) outcome.coveredFiles.add(file);
     }
   }
