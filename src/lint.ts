@@ -22,6 +22,7 @@ import { StorageModel } from './model/storage-model.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js';
 import { directoryArguments, gitopsEnvironments } from './gitops/gitops-environments.js';
 import type { NotInterpreted } from './gitops/not-interpreted.js';
+import type { GitopsOptions } from './gitops/gitops-options.js';
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
 import { renderAll } from './render/render-all.js';
 import { SourceCache } from './render/source-cache.js';
@@ -92,6 +93,8 @@ export interface LintOptions {
    * rules' findings here); they are suppressed and merged like rule findings.
    */
   scopeFindings?: (model: StorageModel, kind: ScopeSummary['kind']) => Finding[] | Promise<Finding[]>;
+  /** Clusters declared by hand and which repoURLs are this repository (the configuration's `clusters:` and `gitops:`). */
+  gitops?: GitopsOptions;
   /** The directory finding paths are relative to; default: the git repository around `cwd`, else `cwd`. */
   root?: string;
   /** What the cluster holds that the repo does not show: StorageClasses, Kubernetes version, mesh defaults, drivers. */
@@ -170,6 +173,8 @@ interface Scope {
   /** Documents of kinds only some rule may read, parsed when one asks (`StorageModel.ofKind`). */
   deferred: DeferredDocument[];
   defaultNamespace?: string;
+  /** Facts of a cluster declared in the configuration, instead of `LintOptions.cluster`. */
+  cluster?: ClusterFacts;
 }
 
 /** A file as text, or the finding that says why it was not read (at its line when the problem has one). */
@@ -246,7 +251,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles })]);
   }
   // GitOps clusters first: the roots and files they build are theirs, not environments or loose manifests of their own.
-  const gitops = await gitopsEnvironments(cache, root, directoryArguments(options.paths, cwd), { ...options, ignore: options.ignore });
+  const gitops = await gitopsEnvironments(cache, root, directoryArguments(options.paths, cwd), { ...options, ...options.gitops });
   gitops.coveredFiles.forEach((file) => seenFiles.add(file));
   for (const [, input] of inputs) {
     input.kustomizations.filter((dir) => !gitops.coveredRoots.has(dir)).forEach((dir) => kustomizations.add(dir));
@@ -338,7 +343,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   }
   for (const cluster of gitops.clusters) {
     findings.push(...cluster.diagnostics);
-    scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [] });
+    scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [], ...(cluster.facts ? { cluster: cluster.facts } : {}) });
   }
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {
@@ -363,8 +368,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
         scope: s.name,
         bundleComplete: options.bundleComplete,
         defaultNamespace: s.defaultNamespace,
-        cluster: options.cluster,
-        meshDefaults: options.cluster?.mesh,
+        cluster: s.cluster ?? options.cluster,
+        meshDefaults: (s.cluster ?? options.cluster)?.mesh,
         deferred: deferredLoaders(s.deferred, limits),
       });
     } catch (error) {

@@ -11,6 +11,7 @@ import { renderKustomization } from '../render/kustomize-render.js';
 import { mapPool } from '../render/pool.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
+import type { ClusterFacts } from '../model/cluster-facts.js';
 import type { Finding, Resource } from '../types.js';
 import { buildSpecOf, fluxWrapperText, planFluxBuild, type FluxBuildPlan } from './flux-build.js';
 import { fluxPath, isFluxKustomization, type FluxEntry } from './flux-entries.js';
@@ -37,6 +38,8 @@ export interface FluxCluster {
   notInterpreted: NotInterpreted[];
   /** Directories built for this cluster (each Kustomization's `spec.path`, the entry). */
   built: string[];
+  /** Facts of a cluster declared in the configuration. */
+  facts?: ClusterFacts;
 }
 
 interface Step {
@@ -90,8 +93,13 @@ function chartOf(release: Resource, all: readonly Resource[]): NotInterpreted['c
   return { name, ...(version ? { version } : {}), ...(sourceKind ? { sourceKind } : {}), ...(sourceName ? { sourceName } : {}), ...(url ? { url } : {}) };
 }
 
-export async function buildFluxCluster(cache: SourceCache, root: string, entry: FluxEntry, settings: FluxBuildSettings, repositoryLookup: ObjectLookup): Promise<FluxCluster> {
-  const name = cache.displayPath(entry.dir);
+/**
+ * @param entries the cluster's entry directories (one when found in the repository; a declared cluster may name
+ * several); `name` defaults to the first one's path.
+ */
+export async function buildFluxCluster(cache: SourceCache, root: string, entries: readonly FluxEntry[], settings: FluxBuildSettings, repositoryLookup: ObjectLookup, clusterName?: string): Promise<FluxCluster> {
+  const entry = entries[0];
+  const name = clusterName ?? cache.displayPath(entry.dir);
   const cluster: FluxCluster = { name, entry: entry.dir, resources: [], diagnostics: [], notInterpreted: [], built: [] };
   const seen = new Set<string>();
   // The URL the cluster's own sync object pulls is "this repository"; GitRepositories elsewhere are other repositories.
@@ -187,11 +195,13 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entry: 
   };
 
   let level: Step[] = [];
-  if (entry.sync) {
-    seen.add(identity(entry.sync));
-    level.push({ dir: entry.dir, kustomization: entry.sync, plan: planFluxBuild(entry.dir, buildSpecOf(entry.sync.object?.spec)) });
-  } else {
-    level.push({ dir: entry.dir, plan: planFluxBuild(entry.dir, {}) });
+  for (const start of entries) {
+    if (start.sync) {
+      seen.add(identity(start.sync));
+      level.push({ dir: start.dir, kustomization: start.sync, plan: planFluxBuild(start.dir, buildSpecOf(start.sync.object?.spec)) });
+    } else {
+      level.push({ dir: start.dir, plan: planFluxBuild(start.dir, {}) });
+    }
   }
   while (level.length > 0) {
     const outputs = await mapPool(level, settings.concurrency, (step) => build(step.plan!));

@@ -13,7 +13,8 @@ import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
 import type { Resource } from '../types.js';
 import { buildFluxCluster, type FluxCluster } from './flux-cluster.js';
-import { BuildReach, findFluxEntries, scanFluxKustomizations } from './flux-entries.js';
+import { BuildReach, findFluxEntries, fluxPath, scanFluxKustomizations } from './flux-entries.js';
+import type { DeclaredCluster } from './gitops-options.js';
 import type { ObjectLookup } from './flux-variables.js';
 
 export interface GitopsSettings {
@@ -27,6 +28,8 @@ export interface GitopsSettings {
   repoURLs?: readonly string[];
   /** Argo CD `kustomize.buildOptions`; read from an argocd-cm ConfigMap in the repository when undefined. */
   argocdBuildOptions?: string;
+  /** Clusters declared in the configuration: they replace the entries found for the same directories. */
+  clusters?: readonly DeclaredCluster[];
 }
 
 export interface GitopsOutcome {
@@ -81,9 +84,11 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   }
   const argo: Resource[] = [];
   for (const dir of searchDirs) argo.push(...(await scanArgoObjects(cache, dir, settings.ignore)));
-  if (kustomizations.length === 0 && argo.length === 0) return outcome;
+  const declared = settings.clusters ?? [];
+  if (kustomizations.length === 0 && argo.length === 0 && declared.length === 0) return outcome;
   const reach = new BuildReach(cache);
-  const entries = findFluxEntries(root, kustomizations, reach);
+  const declaredDirs = new Set(declared.flatMap((c) => c.entries));
+  const entries = findFluxEntries(root, kustomizations, reach).filter((entry) => !declaredDirs.has(entry.dir));
   const command = kustomizeCommand(settings.kustomizeCommand) ?? ['kubectl', 'kustomize'];
   const memo = new Map<string, Promise<RenderedScope>>();
   const stats = { renders: 0 };
@@ -91,7 +96,14 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   const lookup = repositoryObjects(cache, root, settings.ignore ?? []);
   const timeoutMs = settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const clusters: FluxCluster[] = [];
-  for (const entry of entries) clusters.push(await buildFluxCluster(cache, root, entry, { command, timeoutMs, limits: settings.limits, concurrency, memo, stats }, lookup));
+  const buildSettings = { command, timeoutMs, limits: settings.limits, concurrency, memo, stats };
+  for (const cluster of declared) {
+    // An entry that syncs itself (gotk-sync.yaml) is built with that Kustomization's spec, as when found.
+    const starts = cluster.entries.map((dir) => ({ dir, sync: kustomizations.find((k) => fluxPath(root, k.object?.spec?.path) === dir && reach.filesOf(dir).has(k.file.absPath)) }));
+    const built = await buildFluxCluster(cache, root, starts, buildSettings, lookup, cluster.name);
+    clusters.push(cluster.cluster ? { ...built, facts: cluster.cluster } : built);
+  }
+  for (const entry of entries) clusters.push(await buildFluxCluster(cache, root, [entry], buildSettings, lookup));
   if (argo.length > 0) {
     const buildOptions = settings.argocdBuildOptions ?? lookup('ConfigMap', 'argocd', 'argocd-cm')?.object?.data?.['kustomize.buildOptions'];
     clusters.push(

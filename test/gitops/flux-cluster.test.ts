@@ -2,6 +2,8 @@
 // Kustomizations, postBuild substitution (inline and from a ConfigMap), targetNamespace, a component templating a
 // claim from ${APP}, replacements read from outside the root. Each planted problem is asserted at the line to
 // edit: the variable's definition when the value came from a substitution.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lint, type LintResult } from '../../src/lint.js';
@@ -82,6 +84,19 @@ it('CLI: JSON names the flux environment and validates; SARIF carries no notific
   const validateSarif = sarifValidator();
   assert.ok(validateSarif({ ...sarif }), describeErrors(validateSarif.errors));
   assert.is(sarif.runs[0].invocations[0].toolExecutionNotifications, undefined);
+});
+
+it('.pvlint.yaml clusters: a declared cluster takes its name and its own facts (a class it declares is known)', () => {
+  const declared = copyFixture('gitops/flux-cluster');
+  writeFileSync(
+    path.join(declared, '.pvlint.yaml'),
+    ['clusters:', '  production:', '    entries: [clusters/prod]', '    cluster:', '      storageClasses:', '        - name: fast-blok', '          provisioner: ebs.csi.aws.com', ''].join('\n'),
+  );
+  const run = runPvlint(['.', '--format', 'json'], { cwd: declared });
+  const report: any = JSON.parse(run.stdout);
+  assert.equal(report.summary.environments.map((e: any) => [e.name, e.kind]), [['production', 'flux']]);
+  assert.ok(!report.findings.some((f: any) => f.ruleId === 'pvc-unknown-storageclass'));
+  assert.ok(report.findings.some((f: any) => f.ruleId === 'rwo-claim-multi-node' && f.location.file === 'clusters/prod/apps.yaml'));
 });
 
 test.run();
