@@ -20,7 +20,8 @@ import { makeSourceFile, toDisplayPath } from './load/source-file.js';
 import type { ClusterFacts } from './model/cluster-facts.js';
 import { StorageModel } from './model/storage-model.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js';
-import { directoryArguments, gitopsEnvironments } from './gitops/gitops-environments.js';
+import { borrowClusterWide } from './gitops/cluster-wide.js';
+import { directoryArguments, gitopsEnvironments, rendersEverything } from './gitops/gitops-environments.js';
 import type { NotInterpreted } from './gitops/not-interpreted.js';
 import type { GitopsOptions } from './gitops/gitops-options.js';
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
@@ -175,6 +176,8 @@ interface Scope {
   defaultNamespace?: string;
   /** Facts of a cluster declared in the configuration, instead of `LintOptions.cluster`. */
   cluster?: ClusterFacts;
+  /** A GitOps cluster: everything it receives is here, so the classes it defines are all it has (besides facts). */
+  wholeCluster?: boolean;
 }
 
 /** A file as text, or the finding that says why it was not read (at its line when the problem has one). */
@@ -343,8 +346,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   }
   for (const cluster of gitops.clusters) {
     findings.push(...cluster.diagnostics);
-    scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [], ...(cluster.facts ? { cluster: cluster.facts } : {}) });
+    scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [], ...(cluster.facts ? { cluster: cluster.facts } : {}), wholeCluster: rendersEverything(cluster) });
   }
+  // Classes a claim needs that another environment defines are assumed to exist, and said so.
+  const clusterWide = borrowClusterWide(scopes, new Set((options.cluster?.storageClasses ?? []).map((c) => c.name)));
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {
     root,
@@ -364,9 +369,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     if (lintCache) recordShapeResults(s.resources, shaped.clean);
     let model: StorageModel;
     try {
-      model = new StorageModel(shaped.resources, {
+      model = new StorageModel([...shaped.resources, ...(clusterWide.get(s.name)?.resources ?? [])], {
         scope: s.name,
         bundleComplete: options.bundleComplete,
+        ...(s.wholeCluster ? { wholeCluster: true } : {}),
         defaultNamespace: s.defaultNamespace,
         cluster: s.cluster ?? options.cluster,
         meshDefaults: (s.cluster ?? options.cluster)?.mesh,
@@ -395,7 +401,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     fatal: merged.some((f) => FATAL_DIAGNOSTICS.has(f.ruleId)),
     scopes: scopes.map((s) => ({ name: s.name, kind: s.kind, files: s.files, resources: s.resources.length })),
     root,
-    notInterpreted: gitops.clusters.flatMap((c) => c.notInterpreted),
+    notInterpreted: [...gitops.clusters.flatMap((c) => c.notInterpreted), ...[...clusterWide.values()].flatMap((b) => b.assumptions)],
     stats: {
       files: scopes.reduce((n, s) => n + s.files, 0),
       documents,

@@ -136,6 +136,11 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   return outcome;
 }
 
+/** Whether a cluster's objects are all pvlint has of it: no HelmRelease or chart left unrendered. */
+export function rendersEverything(cluster: FluxCluster): boolean {
+  return cluster.notInterpreted.every((entry) => !entry.chart && entry.kind !== 'HelmRelease');
+}
+
 /** The arguments that are directories: where cluster entries are looked for. */
 export function directoryArguments(paths: readonly string[], cwd: string): string[] {
   return paths

@@ -14,7 +14,7 @@ export function notInterpretedSection(entries: readonly NotInterpreted[]): strin
     if (list) list.push(entry);
     else byEnvironment.set(entry.environment, [entry]);
   }
-  const lines = [kleur.yellow().bold(`Not interpreted (${entries.length}): these were read but not linted`)];
+  const lines = [kleur.yellow().bold(`Not interpreted (${entries.length}): read but not linted, or assumed`)];
   for (const [environment, list] of [...byEnvironment].sort(([a], [b]) => a.localeCompare(b))) {
     const kinds = new Map<string, number>();
     for (const entry of list) kinds.set(entry.kind, (kinds.get(entry.kind) ?? 0) + 1);

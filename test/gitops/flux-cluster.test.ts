@@ -46,6 +46,8 @@ it('a class substituted from the substituteFrom ConfigMap: reported at the Confi
   assert.is(at(f), 'clusters/prod/cluster-settings.yaml:8');
   assert.match(f!.message, /PersistentVolumeClaim "web" in namespace "media"/);
   assert.match(f!.message, /did you mean "fast-block"/);
+  // The cluster defines its own classes and nothing is left unrendered: a class none of them is, is a warning.
+  assert.is(f!.severity, 'warning');
   assert.ok(f!.related.some((r) => `${r.location.file}:${r.location.region.startLine}` === 'components/app-volume/pvc.yaml:8'));
 });
 

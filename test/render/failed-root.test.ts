@@ -33,6 +33,14 @@ it('the included roots are environments of their own, and their problems are fou
   assert.is(at(multiAttach), 'apps/web/deployment.yaml:6');
 });
 
+it('a class the claim\'s environment lacks but another defines is assumed, and the assumption is stated', () => {
+  const assumption = result.notInterpreted?.find((e) => e.environment === 'apps/db' && e.name === 'gp3');
+  assert.ok(assumption, JSON.stringify(result.notInterpreted));
+  assert.is(`${assumption!.file}:${assumption!.line}`, 'apps/web/claim.yaml:16');
+  assert.match(assumption!.reason, /^assumption: StorageClass "gp3" is defined in apps\/web\/claim\.yaml, which no environment containing this object includes/);
+  assert.not.ok(result.findings.some((f) => f.ruleId === 'pvc-unknown-storageclass'));
+});
+
 it('CLI: exit 2 (a render failed) with the children\'s findings printed', () => {
   const run = runPvlint(['overlay', '--format', 'json'], { cwd: dir });
   assert.is(run.code, 2, run.stderr);
