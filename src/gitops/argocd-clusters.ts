@@ -2,11 +2,9 @@
 // other Application renders are the entries; each Application whose source is this repository is rendered,
 // Applications found in its output are followed (app-of-apps), and every object lands in the environment of
 // its Application's destination cluster. What is not followed is named with the reason.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
 import { locate } from '../locate/locate.js';
-import { makeResource } from '../load/parse-resources.js';
 import { mapPool } from '../render/pool.js';
 import type { SourceCache } from '../render/source-cache.js';
 import type { Resource } from '../types.js';
@@ -21,25 +19,6 @@ const ARGO_GROUP = 'argoproj.io/';
 
 export function isArgoApplication(object: any): boolean {
   return typeof object?.apiVersion === 'string' && object.apiVersion.startsWith(ARGO_GROUP) && (object.kind === 'Application' || object.kind === 'ApplicationSet');
-}
-
-/** Every Application and ApplicationSet written in a YAML file under `searchDir`. */
-export async function scanArgoObjects(cache: SourceCache, searchDir: string, ignore: readonly string[] = []): Promise<Resource[]> {
-  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: searchDir, absolute: true, dot: false, ignore: ['**/node_modules/**', ...ignore] });
-  const found: Resource[] = [];
-  for (const file of files.sort()) {
-    let text: string;
-    try {
-      if (statSync(file).size > 4 * 1024 * 1024) continue;
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    if (!text.includes(ARGO_GROUP) || !/kind:\s*["']?Application/.test(text)) continue;
-    const source = cache.get(file);
-    for (const d of source?.documents ?? []) if (isArgoApplication(d.object)) found.push(makeResource(source!.file, d.docIndex, d.node, d.object));
-  }
-  return found;
 }
 
 /** The git remote `origin` of the repository at `root`, when it has one. */

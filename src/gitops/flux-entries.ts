@@ -3,17 +3,14 @@
 // gotk-sync.yaml`, path `./clusters/<name>`): that directory is the entry, built with that Kustomization's spec.
 // Any other unreached Kustomization (a flux-operator bootstrap has no sync object in Git) makes its directory an
 // entry, built as kustomize-controller would build that directory.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
-import { makeResource } from '../load/parse-resources.js';
 import { includedKustomizations, loadKustomization, referencedFiles } from '../render/kustomization.js';
 import type { SourceCache } from '../render/source-cache.js';
 import type { Resource } from '../types.js';
 import { generatedEntries } from './flux-build.js';
 
 export const FLUX_KUSTOMIZE_GROUP = 'kustomize.toolkit.fluxcd.io';
-const MAX_SCAN_BYTES = 4 * 1024 * 1024;
 
 export function isFluxKustomization(object: any): boolean {
   return object?.kind === 'Kustomization' && typeof object?.apiVersion === 'string' && object.apiVersion.startsWith(`${FLUX_KUSTOMIZE_GROUP}/`);
@@ -70,28 +67,6 @@ function isDirectory(abs: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Every Flux Kustomization written in a YAML file under `searchDir`. */
-export async function scanFluxKustomizations(cache: SourceCache, searchDir: string, ignore: readonly string[] = []): Promise<Resource[]> {
-  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: searchDir, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], followSymbolicLinks: false });
-  const found: Resource[] = [];
-  for (const file of files.sort()) {
-    let text: string;
-    try {
-      if (statSync(file).size > MAX_SCAN_BYTES) continue;
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    if (!text.includes(FLUX_KUSTOMIZE_GROUP)) continue;
-    const source = cache.get(file);
-    if (!source) continue;
-    for (const document of source.documents) {
-      if (isFluxKustomization(document.object)) found.push(makeResource(source.file, document.docIndex, document.node, document.object));
-    }
-  }
-  return found;
 }
 
 export function findFluxEntries(root: string, kustomizations: readonly Resource[], reach: BuildReach): FluxEntry[] {

@@ -8,12 +8,13 @@ import fg from 'fast-glob';
 import { makeResource } from '../load/parse-resources.js';
 import type { Limits } from '../load/limits.js';
 import { DEFAULT_RENDER_TIMEOUT_MS, helmCommand, kustomizeCommand } from '../render/render-all.js';
-import { buildArgoClusters, inferHomeUrls, scanArgoObjects } from './argocd-clusters.js';
+import { buildArgoClusters, inferHomeUrls } from './argocd-clusters.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
 import type { Resource } from '../types.js';
 import { buildFluxCluster, type FluxCluster } from './flux-cluster.js';
-import { BuildReach, findFluxEntries, fluxPath, scanFluxKustomizations } from './flux-entries.js';
+import { BuildReach, findFluxEntries, fluxPath } from './flux-entries.js';
+import { scanGitopsObjects } from './scan-gitops-objects.js';
 import type { DeclaredCluster } from './gitops-options.js';
 import type { ObjectLookup } from './flux-variables.js';
 
@@ -72,9 +73,12 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   const started = Date.now();
   const outcome: GitopsOutcome = { clusters: [], coveredRoots: new Set(), coveredFiles: new Set(), stats: { renders: 0, ms: 0 } };
   const kustomizations: Resource[] = [];
+  const argo: Resource[] = [];
   const scanned = new Set<string>();
   for (const dir of searchDirs) {
-    for (const k of await scanFluxKustomizations(cache, dir, settings.ignore)) {
+    const objects = await scanGitopsObjects(cache, dir, settings.ignore);
+    argo.push(...objects.argo.filter((o) => !argo.some((known) => known.file.absPath === o.file.absPath && known.docIndex === o.docIndex)));
+    for (const k of objects.flux) {
       const key = `${k.file.absPath}#${k.docIndex}#${k.name}`;
       if (!scanned.has(key)) {
         scanned.add(key);
@@ -82,8 +86,6 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
       }
     }
   }
-  const argo: Resource[] = [];
-  for (const dir of searchDirs) argo.push(...(await scanArgoObjects(cache, dir, settings.ignore)));
   const declared = settings.clusters ?? [];
   if (kustomizations.length === 0 && argo.length === 0 && declared.length === 0) return outcome;
   const reach = new BuildReach(cache);
