@@ -54,7 +54,7 @@ function globRegex(pattern: string): RegExp {
 
 function renderDirectory(cache: SourceCache, dir: string, directory: any): RenderedScope {
   const scope: RenderedScope = { name: cache.displayPath(dir), renderer: 'kustomize', resources: [], documents: 0, diagnostics: [] };
-  const files = fg.sync(directory?.recurse ? ['**/*.{yaml,yml,json}'] : ['*.{yaml,yml,json}'], { cwd: dir, onlyFiles: true, dot: false }).sort();
+  const files = fg.sync(directory?.recurse ? ['**/*.{yaml,yml,json}'] : ['*.{yaml,yml,json}'], { cwd: dir, onlyFiles: true, dot: false, suppressErrors: true }).sort();
   const include = typeof directory?.include === 'string' && directory.include !== '' ? globRegex(directory.include) : undefined;
   const exclude = typeof directory?.exclude === 'string' && directory.exclude !== '' ? globRegex(directory.exclude) : undefined;
   for (const rel of files) {

@@ -47,7 +47,7 @@ function repositoryObjects(cache: SourceCache, root: string, ignore: readonly st
   let index: Resource[] | undefined;
   const load = () => {
     index = [];
-    const files = fg.sync(['**/*.yaml', '**/*.yml'], { cwd: root, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore] });
+    const files = fg.sync(['**/*.yaml', '**/*.yml'], { cwd: root, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], suppressErrors: true });
     for (const file of files.sort()) {
       let text: string;
       try {

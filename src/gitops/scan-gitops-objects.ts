@@ -18,7 +18,7 @@ export interface GitopsObjects {
 
 export async function scanGitopsObjects(cache: SourceCache, searchDir: string, ignore: readonly string[] = []): Promise<GitopsObjects> {
   // Hidden directories too: Flux's generator walks them.
-  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: searchDir, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], followSymbolicLinks: false });
+  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: searchDir, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], followSymbolicLinks: false, suppressErrors: true });
   const found: GitopsObjects = { flux: [], argo: [] };
   for (const file of files.sort()) {
     let text: string;
