@@ -346,6 +346,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   }
   for (const cluster of gitops.clusters) {
     findings.push(...cluster.diagnostics);
+    documents += cluster.documents;
     // A cluster with nothing rendered has only its not-interpreted list to say.
     if (cluster.resources.length === 0) continue;
     scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [], ...(cluster.facts ? { cluster: cluster.facts } : {}), wholeCluster: rendersEverything(cluster) });

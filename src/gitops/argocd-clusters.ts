@@ -78,7 +78,7 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
   const clusterOf = (destination: string) => {
     const name = `argocd:${destination}`;
     let cluster = clusters.get(name);
-    if (!cluster) clusters.set(name, (cluster = { name, entry: root, resources: [], diagnostics: [], notInterpreted: [], built: [] }));
+    if (!cluster) clusters.set(name, (cluster = { name, entry: root, resources: [], diagnostics: [], notInterpreted: [], built: [], documents: 0 }));
     return cluster;
   };
   const placeOf = (r: Resource) => {
@@ -154,6 +154,7 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
         if (helm && helm.missing.length > 0) skip(`values files not found: ${helm.missing.join(', ')}`);
         const output = await renderSource(cache, type, dir, source, helm, settings);
         cluster.built.push(dir);
+        cluster.documents += output.documents;
         for (const d of output.diagnostics) cluster.diagnostics.push({ ...d, environments: [cluster.name] });
         if (output.diagnostics.length > 0 && output.resources.length === 0) skip(`rendering ${specPath} failed: ${output.diagnostics[0].message}`);
         rendered.push(...output.resources);

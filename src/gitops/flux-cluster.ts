@@ -40,6 +40,8 @@ export interface FluxCluster {
   built: string[];
   /** Facts of a cluster declared in the configuration. */
   facts?: ClusterFacts;
+  /** Documents the builds printed (each build counted once per cluster). */
+  documents: number;
 }
 
 interface Step {
@@ -100,7 +102,7 @@ function chartOf(release: Resource, all: readonly Resource[]): NotInterpreted['c
 export async function buildFluxCluster(cache: SourceCache, root: string, entries: readonly FluxEntry[], settings: FluxBuildSettings, repositoryLookup: ObjectLookup, clusterName?: string): Promise<FluxCluster> {
   const entry = entries[0];
   const name = clusterName ?? cache.displayPath(entry.dir);
-  const cluster: FluxCluster = { name, entry: entry.dir, resources: [], diagnostics: [], notInterpreted: [], built: [] };
+  const cluster: FluxCluster = { name, entry: entry.dir, resources: [], diagnostics: [], notInterpreted: [], built: [], documents: 0 };
   const seen = new Set<string>();
   // The URL the cluster's own sync object pulls is "this repository"; GitRepositories elsewhere are other repositories.
   let homeUrl: string | undefined;
@@ -209,6 +211,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
     level.forEach((step, i) => {
       const output = outputs[i];
       cluster.built.push(step.dir);
+      cluster.documents += output.documents;
       if (output.missing) {
         cluster.diagnostics.push(diagnostic('pvlint/render', `${settings.command.join(' ')} was not found: the Flux cluster ${name} was not rendered`, { file: name, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } }, 'error', [name]));
         return;
