@@ -1,7 +1,7 @@
 // The clusters a GitOps repository describes, as environments: Flux entries found under the linted
 // directories, each followed from the repository root. It also says which kustomize roots and files the
 // clusters read, so the plain per-root environments and loose manifests leave them to the clusters.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -102,7 +102,15 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   for (const cluster of declared) {
     // An entry that syncs itself (gotk-sync.yaml) is built with that Kustomization's spec, as when found.
     const starts = cluster.entries.map((dir) => ({ dir, sync: kustomizations.find((k) => fluxPath(root, k.object?.spec?.path) === dir && reach.filesOf(dir).has(k.file.absPath)) }));
-    const built = await buildFluxCluster(cache, root, starts, buildSettings, lookup, cluster.name);
+    const missing = starts.filter((start) => !existsSync(start.dir));
+    const present = starts.filter((start) => existsSync(start.dir));
+    const built: FluxCluster =
+      present.length > 0
+        ? await buildFluxCluster(cache, root, present, buildSettings, lookup, cluster.name)
+        : { name: cluster.name, entry: root, resources: [], diagnostics: [], notInterpreted: [], built: [], documents: 0 };
+    for (const start of missing) {
+      built.notInterpreted.push({ environment: cluster.name, file: cache.displayPath(start.dir), kind: 'root', name: cache.displayPath(start.dir), reason: `the entry ${cache.displayPath(start.dir)} declared in the configuration's clusters: does not exist` });
+    }
     clusters.push(cluster.cluster ? { ...built, facts: cluster.cluster } : built);
   }
   for (const entry of entries) clusters.push(await buildFluxCluster(cache, root, [entry], buildSettings, lookup));

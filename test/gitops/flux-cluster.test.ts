@@ -92,12 +92,13 @@ it('.pvlint.yaml clusters: a declared cluster takes its name and its own facts (
   const declared = copyFixture('gitops/flux-cluster');
   writeFileSync(
     path.join(declared, '.pvlint.yaml'),
-    ['clusters:', '  production:', '    entries: [clusters/prod]', '    cluster:', '      storageClasses:', '        - name: fast-blok', '          provisioner: ebs.csi.aws.com', ''].join('\n'),
+    ['clusters:', '  production:', '    entries: [clusters/prod, clusters/typo]', '    cluster:', '      storageClasses:', '        - name: fast-blok', '          provisioner: ebs.csi.aws.com', ''].join('\n'),
   );
   const run = runPvlint(['.', '--format', 'json'], { cwd: declared });
   const report: any = JSON.parse(run.stdout);
   assert.equal(report.summary.environments.map((e: any) => [e.name, e.kind]), [['production', 'flux']]);
   assert.ok(!report.findings.some((f: any) => f.ruleId === 'pvc-unknown-storageclass'));
+  assert.equal(report.summary.notInterpreted.map((e: any) => [e.kind, e.name]), [['root', 'clusters/typo']]);
   assert.ok(report.findings.some((f: any) => f.ruleId === 'rwo-claim-multi-node' && f.location.file === 'clusters/prod/apps.yaml'));
 });
 
