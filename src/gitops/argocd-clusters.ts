@@ -5,6 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { locate } from '../locate/locate.js';
+import { deriveResource, resourceId } from '../load/parse-resources.js';
+import { CLUSTER_SCOPED } from '../model/storage-model.js';
 import { mapPool } from '../render/pool.js';
 import type { SourceCache } from '../render/source-cache.js';
 import type { Resource } from '../types.js';
@@ -42,6 +44,17 @@ function destinationOf(app: any): string {
   if (typeof destination.name === 'string' && destination.name !== '') return destination.name;
   if (typeof destination.server === 'string' && destination.server !== '' && destination.server !== 'https://kubernetes.default.svc') return destination.server;
   return 'in-cluster';
+}
+
+/**
+ * Argo CD gives namespaced objects that set no namespace the Application's `destination.namespace`
+ * (controller/state.go NormalizeTargetObjects); kinds known to be cluster-scoped keep none.
+ */
+function withDestinationNamespace(resource: Resource, app: any): Resource {
+  const namespace = app?.spec?.destination?.namespace;
+  if (resource.namespace !== undefined || typeof namespace !== 'string' || namespace === '' || CLUSTER_SCOPED.has(resource.kind)) return resource;
+  const object = { ...resource.object, metadata: { ...(resource.object?.metadata ?? {}), namespace } };
+  return deriveResource(resource, { object, namespace, id: resourceId(resource.kind, namespace, resource.name), locate: (p) => locate(resource, p) });
 }
 
 export interface ArgoSettings extends ArgoRenderSettings {
@@ -157,7 +170,7 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
         cluster.documents += output.documents;
         for (const d of output.diagnostics) cluster.diagnostics.push({ ...d, environments: [cluster.name] });
         if (output.diagnostics.length > 0 && output.resources.length === 0) skip(`rendering ${specPath} failed: ${output.diagnostics[0].message}`);
-        rendered.push(...output.resources);
+        rendered.push(...output.resources.map((r) => withDestinationNamespace(r, app)));
       }
       return { cluster, rendered };
     });

@@ -50,6 +50,14 @@ it('the helmCharts app is inflated with argocd-cm\'s --enable-helm; its ReadWrit
   assert.is(f!.location.file, 'apps/cache/kustomization.yaml');
 });
 
+it('a plain directory app: its objects without a namespace get the destination namespace', async () => {
+  const claims: any[] = [];
+  await lint({ paths: ['.'], cwd: dir, onScope: (scope) => claims.push(...scope.model.ofKind('PersistentVolumeClaim')) });
+  const logs = claims.find((c) => c.name === 'logs-data');
+  assert.ok(logs, 'the directory app apps/logs was read');
+  assert.is(logs.namespace, 'logs');
+});
+
 it('CLI: the environment and its kind in JSON', () => {
   const run = runPvlint(['.', '--format', 'json'], { cwd: dir, env: { PATH: process.env.PATH! } });
   const report: any = JSON.parse(run.stdout);
