@@ -19,7 +19,8 @@ export default defineRule({
       'A PersistentVolumeClaim, StatefulSet volumeClaimTemplate or generic ephemeral claim template whose class ' +
       '(`spec.storageClassName`, or the beta annotation that overrides it) is not empty and names no StorageClass in ' +
       'the scope. A note, since the cluster may provide the class (cloud defaults, classes installed by charts); an ' +
-      'error when the bundle is declared complete. The message suggests a class of the repo with a similar name.',
+      'error when the bundle is declared complete; a warning in a GitOps cluster pvlint rendered whole (no HelmRelease ' +
+      'or chart left unrendered) that defines StorageClasses of its own. The message suggests a class of the repo with a similar name.',
     exceptions:
       '`storageClassName: ""` (no class) and claims without a class are not this rule\'s (see pvc-classless-without-default); ' +
       'nor are class names that are still placeholders (Flux `${VAR}` substitutions). ' +
@@ -86,7 +87,8 @@ spec:
         resource: claim.resource,
         path: claimPath(claim, ...(own.via === 'annotation' ? ['metadata', 'annotations', 'volume.beta.kubernetes.io/storage-class'] : ['spec', 'storageClassName'])),
         messageId: 'unknown',
-        severity: lookup.status === 'missing' ? 'error' : 'note',
+        // A whole GitOps cluster that defines its own classes: a class none of them is, is likely a typo.
+        severity: lookup.status === 'missing' ? 'error' : model.wholeCluster && classNames.length > 0 ? 'warning' : 'note',
         data: {
           claim: claim.label + (claim.origin === 'pvc' ? ` in namespace "${claim.namespace}"` : ''),
           storageClass: own.name,

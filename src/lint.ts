@@ -20,6 +20,10 @@ import { makeSourceFile, toDisplayPath } from './load/source-file.js';
 import type { ClusterFacts } from './model/cluster-facts.js';
 import { StorageModel } from './model/storage-model.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js';
+import { borrowClusterWide } from './gitops/cluster-wide.js';
+import { directoryArguments, gitopsEnvironments, rendersEverything } from './gitops/gitops-environments.js';
+import type { NotInterpreted } from './gitops/not-interpreted.js';
+import type { GitopsOptions } from './gitops/gitops-options.js';
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
 import { renderAll } from './render/render-all.js';
 import { SourceCache } from './render/source-cache.js';
@@ -91,6 +95,8 @@ export interface LintOptions {
    * rules' findings here); they are suppressed and merged like rule findings.
    */
   scopeFindings?: (model: StorageModel, kind: ScopeSummary['kind']) => Finding[] | Promise<Finding[]>;
+  /** Clusters declared by hand and which repoURLs are this repository (the configuration's `clusters:` and `gitops:`). */
+  gitops?: GitopsOptions;
   /** The directory finding paths are relative to; default: the git repository around `cwd`, else `cwd`. */
   root?: string;
   /** What the cluster holds that the repo does not show: StorageClasses, Kubernetes version, mesh defaults, drivers. */
@@ -123,7 +129,7 @@ export interface LintedScope {
 export interface ScopeSummary {
   name: string;
   /** Loose manifests of one argument, or an environment a renderer produced. */
-  kind: 'manifests' | 'kustomize' | 'helm';
+  kind: 'manifests' | 'kustomize' | 'helm' | 'flux' | 'argocd';
   files: number;
   resources: number;
 }
@@ -146,6 +152,8 @@ export interface LintResult {
   templateFiles?: string[];
   /** With `--base`: what the working tree was compared with (set by `lintWithBase`). */
   review?: ReviewSummary;
+  /** Per environment, what was read but not interpreted (GitOps objects not followed, charts not rendered...). */
+  notInterpreted?: NotInterpreted[];
   /** With a cache: entries found and not found, and why the cache could not be written (if it could not). */
   cache?: { location: string; hits: number; misses: number; writeError?: string };
 }
@@ -170,6 +178,10 @@ interface Scope {
   deferred: DeferredDocument[];
   defaultNamespace?: string;
   removed?: RemovedObject[];
+  /** Facts of a cluster declared in the configuration, instead of `LintOptions.cluster`. */
+  cluster?: ClusterFacts;
+  /** A GitOps cluster: everything it receives is here, so the classes it defines are all it has (besides facts). */
+  wholeCluster?: boolean;
 }
 
 /** A file as text, or the finding that says why it was not read (at its line when the problem has one). */
@@ -246,9 +258,12 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   for (const argument of options.paths) {
     inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles })]);
   }
+  // GitOps clusters first: the roots and files they build are theirs, not environments or loose manifests of their own.
+  const gitops = await gitopsEnvironments(cache, root, directoryArguments(options.paths, cwd), { ...options, ...options.gitops });
+  gitops.coveredFiles.forEach((file) => seenFiles.add(file));
   for (const [, input] of inputs) {
-    input.kustomizations.forEach((dir) => kustomizations.add(dir));
-    input.charts.forEach((dir) => charts.add(dir));
+    input.kustomizations.filter((dir) => !gitops.coveredRoots.has(dir)).forEach((dir) => kustomizations.add(dir));
+    input.charts.filter((dir) => !gitops.coveredRoots.has(dir)).forEach((dir) => charts.add(dir));
   }
   const rendering = renderAll(cache, [...kustomizations], [...charts], { ...options, relevantKinds: renderKinds, lintCache }, cwd);
   // Awaited after the loose manifests; until then a rejection must not count as unhandled.
@@ -338,6 +353,15 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace, removed: scope.removed });
   }
+  for (const cluster of gitops.clusters) {
+    findings.push(...cluster.diagnostics);
+    documents += cluster.documents;
+    // A cluster with nothing rendered has only its not-interpreted list to say.
+    if (cluster.resources.length === 0) continue;
+    scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [], ...(cluster.facts ? { cluster: cluster.facts } : {}), wholeCluster: rendersEverything(cluster) });
+  }
+  // Classes a claim needs that another environment defines are assumed to exist, and said so.
+  const clusterWide = borrowClusterWide(scopes, new Set((options.cluster?.storageClasses ?? []).map((c) => c.name)));
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {
     root,
@@ -357,12 +381,13 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     if (lintCache) recordShapeResults(s.resources, shaped.clean);
     let model: StorageModel;
     try {
-      model = new StorageModel(shaped.resources, {
+      model = new StorageModel([...shaped.resources, ...(clusterWide.get(s.name)?.resources ?? [])], {
         scope: s.name,
         bundleComplete: options.bundleComplete,
+        ...(s.wholeCluster ? { wholeCluster: true } : {}),
         defaultNamespace: s.defaultNamespace,
-        cluster: options.cluster,
-        meshDefaults: options.cluster?.mesh,
+        cluster: s.cluster ?? options.cluster,
+        meshDefaults: (s.cluster ?? options.cluster)?.mesh,
         deferred: deferredLoaders(s.deferred, limits),
         removed: s.removed,
       });
@@ -389,6 +414,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     fatal: merged.some((f) => FATAL_DIAGNOSTICS.has(f.ruleId)),
     scopes: scopes.map((s) => ({ name: s.name, kind: s.kind, files: s.files, resources: s.resources.length })),
     root,
+    notInterpreted: [...gitops.clusters.flatMap((c) => c.notInterpreted), ...[...clusterWide.values()].flatMap((b) => b.assumptions)],
     stats: {
       files: scopes.reduce((n, s) => n + s.files, 0),
       documents,

@@ -29,6 +29,7 @@ export function configLintOptions(config: ResolvedConfig): Partial<LintOptions> 
     ...(config.enableHelm !== undefined ? { enableHelm: config.enableHelm } : {}),
     ...(config.helmChartSettings ? { helmChartSettings: config.helmChartSettings } : {}),
     ...(config.cluster ? { cluster: config.cluster } : {}),
+    ...(config.gitops ? { gitops: config.gitops } : {}),
     suppressions: config.suppressions,
     suppressionBase: config.suppressionBase,
   };

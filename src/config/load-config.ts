@@ -63,6 +63,8 @@ export interface RawConfig {
     charts?: Record<string, { values?: string[]; release?: string; namespace?: string }>;
   };
   kustomize?: { command?: string; enableHelm?: boolean };
+  clusters?: Record<string, { entries: string[]; cluster?: RawConfig['cluster'] }>;
+  gitops?: { repoURLs?: string[]; argocdBuildOptions?: string };
   suppress?: {
     rules: string[];
     resource?: { kind?: string; namespace?: string; name?: string };

@@ -12,6 +12,7 @@ import type { HelmChartSettings } from '../lint.js';
 import { findRepoRoot, UsageError } from '../load/discover.js';
 import { locateInNode } from '../locate/locate-node.js';
 import { makeSourceFile, toDisplayPath } from '../load/source-file.js';
+import type { GitopsOptions } from '../gitops/gitops-options.js';
 import type { ClusterFacts, DriverOverride, FactSource } from '../model/cluster-facts.js';
 import type { MeshKind } from '../model/mesh.js';
 import type { Support } from '../model/provisioners.js';
@@ -42,6 +43,8 @@ export interface ResolvedConfig {
   enableHelm?: boolean;
   helmChartSettings?: (chartDir: string) => HelmChartSettings | undefined;
   cluster?: ClusterFacts;
+  /** `clusters:` and `gitops:` (see GitopsOptions). */
+  gitops?: GitopsOptions;
   suppressions: SuppressionEntry[];
   /** Directory that suppression paths are relative to. */
   suppressionBase: string;
@@ -53,6 +56,21 @@ interface Context {
   /** The configuration file with its repo-relative path: facts and suppressions point into it from findings. */
   factsFile: SourceFile;
   cwd: string;
+}
+
+/** `clusters:` (name → entry directories, relative to the configuration, and cluster facts) and `gitops:`. */
+function resolveGitops(context: Context, facts: (raw: RawConfig['cluster'], at: JsonPath) => ClusterFacts | undefined): GitopsOptions | undefined {
+  const { clusters, gitops } = context.loaded.value;
+  if (!clusters && !gitops) return undefined;
+  const declared = Object.entries(clusters ?? {}).map(([name, settings]) => {
+    const cluster = settings.cluster ? facts(settings.cluster, [...keyPath(context, ['clusters'], name), 'cluster']) : undefined;
+    return { name, entries: settings.entries.map((entry) => path.resolve(context.loaded.dir, entry)), ...(cluster ? { cluster } : {}) };
+  });
+  return {
+    ...(declared.length > 0 ? { clusters: declared } : {}),
+    ...(gitops?.repoURLs ? { repoURLs: gitops.repoURLs } : {}),
+    ...(gitops?.argocdBuildOptions !== undefined ? { argocdBuildOptions: gitops.argocdBuildOptions } : {}),
+  };
 }
 
 const problemAt = (context: Context, at: JsonPath, message: string) => context.problems.push(context.loaded.document.problem(at, message));
@@ -204,26 +222,25 @@ async function resolveCustomRules(context: Context): Promise<RuleModule[]> {
 const supportOf = (value: SupportValue | undefined): Support | undefined =>
   value === undefined ? undefined : value === true ? 'yes' : value === false ? 'no' : value;
 
-function resolveCluster(context: Context): ClusterFacts | undefined {
-  const cluster = context.loaded.value.cluster;
+function resolveCluster(context: Context, cluster = context.loaded.value.cluster, at: JsonPath = ['cluster']): ClusterFacts | undefined {
   if (!cluster) return undefined;
   const names = new Map<string, number>();
   const storageClasses = (cluster.storageClasses ?? []).map((sc, i) => {
     const previous = names.get(sc.name);
     if (previous !== undefined) {
-      const { line } = context.loaded.document.position(['cluster', 'storageClasses', previous]);
-      problemAt(context, ['cluster', 'storageClasses', i, 'name'], `StorageClass "${sc.name}" is declared twice (also at line ${line})`);
+      const { line } = context.loaded.document.position([...at, 'storageClasses', previous]);
+      problemAt(context, [...at, 'storageClasses', i, 'name'], `StorageClass "${sc.name}" is declared twice (also at line ${line})`);
     }
     names.set(sc.name, i);
-    const declaredAt = factSource(context, ['cluster', 'storageClasses', i]);
+    const declaredAt = factSource(context, [...at, 'storageClasses', i]);
     return { ...sc, ...(declaredAt ? { declaredAt } : {}) };
   });
   const drivers: DriverOverride[] = [];
   const driverNames = new Set<string>();
   (cluster.drivers ?? []).forEach((driver, i) => {
-    if (driverNames.has(driver.name)) problemAt(context, ['cluster', 'drivers', i, 'name'], `driver "${driver.name}" is declared twice`);
+    if (driverNames.has(driver.name)) problemAt(context, [...at, 'drivers', i, 'name'], `driver "${driver.name}" is declared twice`);
     driverNames.add(driver.name);
-    const declaredAt = factSource(context, ['cluster', 'drivers', i]);
+    const declaredAt = factSource(context, [...at, 'drivers', i]);
     drivers.push({
       ...driver,
       rwo: supportOf(driver.rwo), rox: supportOf(driver.rox), rwx: supportOf(driver.rwx), rwop: supportOf(driver.rwop), block: supportOf(driver.block),
@@ -233,7 +250,7 @@ function resolveCluster(context: Context): ClusterFacts | undefined {
   const mesh = cluster.mesh;
   const meshNamespaces: Record<string, MeshKind> = {};
   const addMesh = (list: string[] | undefined, kind: MeshKind, key: string) => (list ?? []).forEach((ns, i) => {
-    if (meshNamespaces[ns] !== undefined && meshNamespaces[ns] !== kind) problemAt(context, ['cluster', 'mesh', key, i], `namespace "${ns}" is listed for two meshes`);
+    if (meshNamespaces[ns] !== undefined && meshNamespaces[ns] !== kind) problemAt(context, [...at, 'mesh', key, i], `namespace "${ns}" is listed for two meshes`);
     meshNamespaces[ns] = kind;
   });
   addMesh(mesh?.injectedNamespaces, 'istio-sidecar', 'injectedNamespaces');
@@ -333,6 +350,7 @@ export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<
   const cluster = resolveCluster(context);
   const helmChartSettings = resolveHelm(context);
   const kustomize = resolveKustomize(context);
+  const gitops = resolveGitops(context, (raw, at) => resolveCluster(context, raw, at));
   if (context.problems.length > 0) {
     const order = (p: ConfigProblem) => [p.file === loaded.document.source.path ? 0 : 1, p.line, p.column] as const;
     const sorted = [...context.problems].sort((a, b) => {
@@ -355,6 +373,7 @@ export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<
     ...(config.kustomize?.enableHelm !== undefined ? { enableHelm: config.kustomize.enableHelm } : {}),
     ...(helmChartSettings ? { helmChartSettings } : {}),
     ...(cluster ? { cluster } : {}),
+    ...(gitops ? { gitops } : {}),
     suppressions,
     suppressionBase: loaded.dir,
   };

@@ -55,7 +55,7 @@ export interface GraphFinding {
 export interface EnvironmentGraph {
   environment: string;
   /** Loose manifests of one argument, or an environment a renderer produced. */
-  kind: 'manifests' | 'kustomize' | 'helm';
+  kind: 'manifests' | 'kustomize' | 'helm' | 'flux' | 'argocd';
   nodes: GraphNode[];
   edges: GraphEdge[];
   namespaces: GraphNamespace[];

@@ -17,7 +17,7 @@ export const MODEL_KINDS: readonly string[] = [
 ];
 
 /** Kinds without a namespace; everything else lands in the scope's default namespace when unset. */
-const CLUSTER_SCOPED = new Set([
+export const CLUSTER_SCOPED = new Set([
   'PersistentVolume', 'StorageClass', 'CSIDriver', 'CSINode', 'Namespace', 'VolumeAttributesClass', 'VolumeSnapshotClass',
   'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PriorityClass', 'Node', 'APIService',
   'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'IngressClass', 'RuntimeClass', 'PodSecurityPolicy',
@@ -54,6 +54,11 @@ export interface ModelOptions {
   defaultNamespace?: string;
   /** The repo holds every storage object of the cluster: absent means missing, not external. */
   bundleComplete?: boolean;
+  /**
+   * The scope is a whole cluster as a GitOps controller applies it, with nothing left unrendered: a class it does
+   * not define is more likely a mistake than one the cluster provides.
+   */
+  wholeCluster?: boolean;
   /** Cluster-wide service-mesh facts the repo cannot show (injection defaults, enrolled namespaces, native sidecars). */
   meshDefaults?: MeshDefaults;
   /** Facts from configuration: StorageClasses that exist in the cluster, Kubernetes version, driver capabilities. */
@@ -87,6 +92,7 @@ export class StorageModel {
   readonly scope: string;
   readonly defaultNamespace: string;
   readonly bundleComplete: boolean;
+  readonly wholeCluster: boolean;
   readonly meshDefaults: MeshDefaults;
   /** The cluster's Kubernetes version when configuration states it. */
   readonly kubernetesVersion: KubernetesVersion | undefined;
@@ -126,6 +132,7 @@ export class StorageModel {
     this.scope = options.scope;
     this.defaultNamespace = options.defaultNamespace ?? 'default';
     this.bundleComplete = options.bundleComplete ?? false;
+    this.wholeCluster = options.wholeCluster ?? false;
     this.meshDefaults = options.meshDefaults ?? {};
     this.kubernetesVersion = parseKubernetesVersion(options.cluster?.kubernetesVersion);
     this.driverOverrides = options.cluster?.drivers ?? [];

@@ -1,5 +1,6 @@
 // Renders one Kustomize root with the real tool. A temporary wrapper kustomization (relative path only:
 // kustomize rejects absolute ones) turns on origin annotations without touching the user's files.
+import { realpathSync } from 'node:fs';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,13 @@ export interface KustomizeRenderOptions {
   lintCache?: LintCache;
   /** The command is pvlint's own choice, not configured (only then are renders cached). */
   defaultCommand?: boolean;
+  /** Build as Flux's kustomize-controller does: files may come from outside the root (never from outside the repo). */
+  loadRestrictorNone?: boolean;
+  /**
+   * The wrapper kustomization's text instead of the plain one (a GitOps controller's overlay); `relative` turns an
+   * absolute path into the entry kustomize needs. Such renders are not cached.
+   */
+  wrapper?: (relative: (absPath: string) => string) => string;
 }
 
 function rootLocation(cache: SourceCache, dir: string): SourceLocation {
@@ -57,7 +65,10 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
   try {
     const relative = path.relative(wrapper, realDir).split(path.sep).join('/');
     const wrapped = !path.isAbsolute(relative);
-    if (wrapped) {
+    if (wrapped && options.wrapper) {
+      const relativeEntry = (abs: string) => path.relative(wrapper, realpathSync(abs)).split(path.sep).join('/');
+      await writeFile(path.join(wrapper, 'kustomization.yaml'), options.wrapper(relativeEntry));
+    } else if (wrapped) {
       // A Component cannot be a resource; kustomize builds one alone when it is listed as a component.
       const field = loadKustomization(cache, dir)?.isComponent ? 'components' : 'resources';
       await writeFile(
@@ -65,15 +76,16 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
         `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n${field}:\n  - ${JSON.stringify(relative)}\nbuildMetadata: [originAnnotations]\n`,
       );
     }
-    const argv = [...options.command, wrapped ? wrapper : realDir, ...(options.enableHelm ? ['--enable-helm'] : [])];
+    const argv = [...options.command, wrapped ? wrapper : realDir, ...(options.enableHelm ? ['--enable-helm'] : []), ...(options.loadRestrictorNone ? ['--load-restrictor', 'LoadRestrictionsNone'] : [])];
     const maxOutputBytes = options.limits?.maxRenderOutputBytes ?? DEFAULT_LIMITS.maxRenderOutputBytes;
-    const renderKey = options.lintCache
+    const renderKey = options.lintCache && !options.wrapper && !options.loadRestrictorNone
       ? kustomizeRenderKey(cache, { dir: realDir, command: options.command, enableHelm: options.enableHelm, defaultCommand: options.defaultCommand ?? false })
       : undefined;
     const cached = renderKey ? options.lintCache!.get<string>('render', renderKey) : undefined;
     const result = cached !== undefined ? { status: 'ok' as const, stdout: cached, stderr: '' } : await runCommand(argv, { cwd: wrapper, timeoutMs: options.timeoutMs, maxOutputBytes });
     if (renderKey && cached === undefined && result.status === 'ok') options.lintCache!.set('render', renderKey, result.stdout);
     if (result.status === 'missing') return { ...scope, missing: true };
+    if (result.status === 'too-large' || result.status === 'timeout') scope.stopped = true;
     if (result.status === 'too-large') {
       return fail(`${options.command.join(' ')} printed more than ${formatBytes(maxOutputBytes)} for ${name} and was stopped (maxRenderOutputBytes); a kustomization that generates without end, or raise the limit`);
     }

@@ -7,6 +7,7 @@ import { firstLineRegion } from '../load/source-file.js';
 import { UsageError } from '../load/discover.js';
 import type { Limits } from '../load/limits.js';
 import { findOnPath, splitCommand } from './executables.js';
+import { renderIncludedOfFailed } from './failed-roots.js';
 import { renderChart } from './helm-render.js';
 import { kustomizationFileIn } from './kustomization.js';
 import { renderKustomization } from './kustomize-render.js';
@@ -124,10 +125,7 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
   });
   const values = (settings.helmValues ?? []).map((file) => path.resolve(cwd, file));
   const limit = settings.concurrency ?? (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
-  const rendered = await mapPool(
-    runnable,
-    limit,
-    (job) =>
+  const renderJob = (job: Job) =>
       job.kind === 'kustomize'
         ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, timeoutMs, cache, limits: settings.limits, kinds: settings.relevantKinds && { parse: settings.relevantKinds }, lintCache: settings.lintCache, defaultCommand: settings.kustomizeCommand === undefined })
         : renderChart(job.dir, {
@@ -139,9 +137,20 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
             cache,
             limits: settings.limits,
             kinds: settings.relevantKinds && { parse: settings.relevantKinds },
-          }),
-    (done, job) => settings.onProgress?.(done, runnable.length, cache.displayPath(job.dir)),
+          });
+  const rendered = await mapPool(runnable, limit, renderJob, (done, job) => settings.onProgress?.(done, runnable.length, cache.displayPath(job.dir)));
+  // A failed root hides nothing: what it includes is rendered and linted on its own.
+  const kustomizeIndexes = runnable.flatMap((job, i) => (job.kind === 'kustomize' ? [i] : []));
+  const included = await renderIncludedOfFailed(
+    cache,
+    kustomizeIndexes.map((i) => runnable[i].dir),
+    kustomizeIndexes.map((i) => rendered[i]),
+    (dirs) => mapPool(dirs.map((dir): Job => ({ kind: 'kustomize', dir })), limit, renderJob),
   );
+  included.dirs.forEach((dir, i) => {
+    runnable.push({ kind: 'kustomize', dir });
+    rendered.push(included.scopes[i]);
+  });
   const scopes: RenderedScope[] = [];
   rendered.forEach((scope, i) => {
     if (scope.missing) missing[runnable[i].kind].push(runnable[i]);

@@ -14,6 +14,8 @@ export interface RenderedScope {
   diagnostics: Finding[];
   /** The renderer's binary was not found: the orchestrator reports that once for all scopes. */
   missing?: boolean;
+  /** The renderer was stopped (timeout, output limit): no entry of the root is to blame. */
+  stopped?: boolean;
   /** Namespace for objects that set none (Helm's release namespace). */
   defaultNamespace?: string;
   /** Objects the tree declares and a patch of the tree deletes (kustomize `$patch: delete`). */
@@ -31,9 +33,15 @@ export function cleanRendererMessage(stderr: string, replacements: readonly [str
       message = klog[1];
     }
   }
+  // kubectl's klog prints a multi-line error as `err=<` … `>`, each line indented by a tab.
+  const block = /err=<\n([\s\S]*?)\n\s*>\s*$/.exec(message);
+  if (!klog && block) message = block[1].replace(/^\t/gm, '');
   message = message.replace(/^Error: /gm, '').trim();
   for (const [from, to] of replacements) if (from) message = message.split(from).join(to);
+  // Renderers chain context before the cause ("accumulating resources: … : <cause>"): a long message keeps its
+  // beginning and its end, and drops the middle.
   const lines = message.split('\n').filter((line) => line.trim() !== '');
-  const text = lines.slice(0, 8).join(' | ');
-  return text.length > 1500 ? `${text.slice(0, 1500)}…` : text || 'no error message';
+  const kept = lines.length > 8 ? [...lines.slice(0, 3), '…', ...lines.slice(-5)] : lines;
+  const text = kept.join(' | ');
+  return text.length > 1500 ? `${text.slice(0, 400)} … ${text.slice(-1000)}` : text || 'no error message';
 }

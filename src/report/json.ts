@@ -70,6 +70,7 @@ export function formatJson(result: LintResult, options: JsonOptions): string {
       suppressed: suppressed.length,
       templates: result.stats.templates ?? 0,
       templateFiles: result.templateFiles ?? [],
+      ...(result.notInterpreted && result.notInterpreted.length > 0 ? { notInterpreted: result.notInterpreted.map((entry) => ({ ...entry })) } : {}),
       ...(result.review ? { review: { ...result.review } } : {}),
     },
     findings: findings.map(finding),

@@ -1,5 +1,6 @@
 // SARIF 2.1.0 for GitHub code scanning (research/sarif.md §0 and §5): one run, the full rule list, repo-relative
 // percent-encoded URIs under %SRCROOT%, full 1-based regions, GitHub's line-hash fingerprint, deterministic output.
+import { notInterpretedNotifications } from './not-interpreted-sarif.js';
 import type { LintResult } from '../lint.js';
 import type { RuleDescription } from '../review/change-rule.js';
 import type { Finding, Region, SourceLocation } from '../types.js';
@@ -172,7 +173,7 @@ export function formatSarif(result: LintResult, rules: readonly RuleDescription[
         rules: descriptors,
       },
     },
-    invocations: [{ executionSuccessful: !result.fatal }],
+    invocations: [{ executionSuccessful: !result.fatal, ...notInterpretedNotifications(result.notInterpreted) }],
     // GitHub takes the category from everything before the last `/`.
     ...(category ? { automationDetails: { id: `${category}/` } } : {}),
     // No `uri`: the root differs per machine, and SARIF §3.14.14 allows leaving it out for deterministic output.

@@ -1,5 +1,6 @@
 // The terminal report, after ESLint's "stylish": findings grouped under their file, aligned columns, the fix
 // right under each finding, one summary line. Colour comes from kleur, switched per call (see formatText).
+import { notInterpretedNote, notInterpretedSection } from './not-interpreted-text.js';
 import kleur from 'kleur';
 import type { LintResult } from '../lint.js';
 import type { Finding, Severity } from '../types.js';
@@ -125,7 +126,7 @@ function templateNote(result: LintResult): string {
 }
 
 function summaryLine(result: LintResult, shown: readonly Finding[], hidden: readonly Finding[], quiet: boolean, listed: boolean): string {
-  const hiddenText = hiddenNote(hidden) + suppressedNote(result, listed) + reviewNote(result) + templateNote(result);
+  const hiddenText = hiddenNote(hidden) + suppressedNote(result, listed) + reviewNote(result) + templateNote(result) + notInterpretedNote(result.notInterpreted);
   if (shown.length === 0) {
     const what = quiet ? 'errors' : 'problems';
     return kleur.green().bold(`✔ no ${what} in ${plural(result.stats.files, 'file')} (${plural(result.stats.resources, 'resource')})${hiddenText}`);
@@ -148,6 +149,8 @@ function render(result: LintResult, quiet: boolean, showSuppressed: boolean): st
   for (const [file, findings] of groupByFile(shown)) lines.push(...formatGroup(file, findings, manifestScopes), '');
   const listed = showSuppressed && (result.suppressed?.length ?? 0) > 0;
   if (listed) lines.push(...suppressedSection(result), '');
+  const skipped = notInterpretedSection(result.notInterpreted ?? []);
+  if (skipped.length > 0) lines.push(...skipped, '');
   lines.push(summaryLine(result, shown, hidden, quiet, listed));
   // `pvlint explain` documents rule modules, not pvlint's own diagnostics.
   if (shown.some((f) => !f.ruleId.startsWith('pvlint/'))) lines.push(kleur.dim("Run 'pvlint explain <rule-id>' for a rule's full page."));

@@ -123,13 +123,13 @@ it('a base shared by two overlays gives one finding listing both environments', 
   assert.equal(located, ['base/deployment.yaml:29 [overlays/dev, overlays/prod]', 'overlays/prod/kustomization.yaml:26 [overlays/prod]']);
 });
 
-it('a failing root is a render diagnostic at its kustomization; the other roots are still linted', async () => {
+it('a failing root is a render diagnostic at the entry that failed; the other roots are still linted', async () => {
   const dir = copyFixture('kustomize/shop');
   const all = await lint({ paths: ['.'], cwd: dir, rules: only(podMissingPvc) });
   assert.is(all.fatal, true);
   const failures = all.findings.filter((f) => f.ruleId === 'pvlint/render');
   assert.is(failures.length, 1);
-  assert.is(at(failures[0]), 'overlays/broken/kustomization.yaml:1');
+  assert.is(at(failures[0]), 'overlays/broken/kustomization.yaml:5');
   assert.match(failures[0].message, /does-not-exist\.yaml/);
   assert.not.match(failures[0].message, /pvlint-/);
   assert.equal(all.scopes.map((s) => s.name).sort(), ['.', 'overlays/dev', 'overlays/prod']);

@@ -1,0 +1,185 @@
+// Argo CD clusters as environments: the Applications and ApplicationSets written in the repository that no
+// other Application renders are the entries; each Application whose source is this repository is rendered,
+// Applications found in its output are followed (app-of-apps), and every object lands in the environment of
+// its Application's destination cluster. What is not followed is named with the reason.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { locate } from '../locate/locate.js';
+import { deriveResource, resourceId } from '../load/parse-resources.js';
+import { CLUSTER_SCOPED } from '../model/storage-model.js';
+import { mapPool } from '../render/pool.js';
+import type { SourceCache } from '../render/source-cache.js';
+import type { Resource } from '../types.js';
+import { expandApplicationSet } from './argocd-generators.js';
+import { helmInputs, renderSource, sourceType, type ArgoRenderSettings } from './argocd-source.js';
+import type { FluxCluster } from './flux-cluster.js';
+import { normalizeRepoUrl } from './flux-cluster.js';
+import type { BuildReach } from './flux-entries.js';
+import { gitopsKey, type NotInterpreted } from './not-interpreted.js';
+
+const ARGO_GROUP = 'argoproj.io/';
+
+export function isArgoApplication(object: any): boolean {
+  return typeof object?.apiVersion === 'string' && object.apiVersion.startsWith(ARGO_GROUP) && (object.kind === 'Application' || object.kind === 'ApplicationSet');
+}
+
+/** The git remote `origin` of the repository at `root`, when it has one. */
+export function gitRemoteUrl(root: string): string | undefined {
+  try {
+    const config = readFileSync(path.join(root, '.git', 'config'), 'utf8');
+    return /\[remote "origin"\][^[]*?url\s*=\s*(\S+)/.exec(config)?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+function sourcesOf(app: any): any[] {
+  const spec = app?.spec ?? {};
+  if (Array.isArray(spec.sources)) return spec.sources.filter((s: unknown) => s && typeof s === 'object');
+  return spec.source && typeof spec.source === 'object' ? [spec.source] : [];
+}
+
+function destinationOf(app: any): string {
+  const destination = app?.spec?.destination ?? {};
+  if (typeof destination.name === 'string' && destination.name !== '') return destination.name;
+  if (typeof destination.server === 'string' && destination.server !== '' && destination.server !== 'https://kubernetes.default.svc') return destination.server;
+  return 'in-cluster';
+}
+
+/**
+ * Argo CD gives namespaced objects that set no namespace the Application's `destination.namespace`
+ * (controller/state.go NormalizeTargetObjects); kinds known to be cluster-scoped keep none.
+ */
+function withDestinationNamespace(resource: Resource, app: any): Resource {
+  const namespace = app?.spec?.destination?.namespace;
+  if (resource.namespace !== undefined || typeof namespace !== 'string' || namespace === '' || CLUSTER_SCOPED.has(resource.kind)) return resource;
+  const object = { ...resource.object, metadata: { ...(resource.object?.metadata ?? {}), namespace } };
+  return deriveResource(resource, { object, namespace, id: resourceId(resource.kind, namespace, resource.name), locate: (p) => locate(resource, p) });
+}
+
+export interface ArgoSettings extends ArgoRenderSettings {
+  concurrency: number;
+  /** Normalized repoURLs that mean this repository (configured, or inferred). */
+  homeUrls: Set<string>;
+}
+
+/**
+ * Which repoURLs are this repository: the configured ones, else the git remote, else every repoURL whose path
+ * the Applications of the repository find in this tree.
+ */
+export function inferHomeUrls(root: string, objects: readonly Resource[], configured: readonly string[]): Set<string> {
+  const urls = new Set(configured.map(normalizeRepoUrl));
+  if (urls.size > 0) return urls;
+  const remote = gitRemoteUrl(root);
+  if (remote) return new Set([normalizeRepoUrl(remote)]);
+  for (const object of objects) {
+    const candidates = object.kind === 'ApplicationSet' ? [object.object?.spec?.template, ...(object.object?.spec?.generators ?? []).map((g: any) => g?.git)] : [object.object];
+    for (const candidate of candidates) {
+      for (const source of [...sourcesOf(candidate), ...(candidate?.repoURL ? [candidate] : [])]) {
+        if (typeof source?.repoURL !== 'string' || source.chart) continue;
+        if (typeof source.path === 'string' && !source.path.includes('{{') && existsSync(path.join(root, source.path))) urls.add(normalizeRepoUrl(source.repoURL));
+        if (source === candidate && candidate.directories) urls.add(normalizeRepoUrl(source.repoURL));
+      }
+    }
+  }
+  return urls;
+}
+
+export async function buildArgoClusters(cache: SourceCache, root: string, objects: readonly Resource[], reach: BuildReach, settings: ArgoSettings): Promise<FluxCluster[]> {
+  const isLocal = (url: unknown) => typeof url === 'string' && settings.homeUrls.has(normalizeRepoUrl(url));
+  const clusters = new Map<string, FluxCluster>();
+  const clusterOf = (destination: string) => {
+    const name = `argocd:${destination}`;
+    let cluster = clusters.get(name);
+    if (!cluster) clusters.set(name, (cluster = { name, entry: root, resources: [], diagnostics: [], notInterpreted: [], built: [], documents: 0 }));
+    return cluster;
+  };
+  const placeOf = (r: Resource) => {
+    const at = locate(r, ['kind']).location;
+    return { file: at.file, line: at.region.startLine };
+  };
+  // Entries: objects whose file no local source of another object reads.
+  const sourced: string[] = [];
+  for (const object of objects) {
+    const apps = object.kind === 'ApplicationSet' ? expandApplicationSet(object.object, root, isLocal).applications : [object.object];
+    for (const app of apps) for (const source of sourcesOf(app)) if (isLocal(source.repoURL) && typeof source.path === 'string') sourced.push(path.join(root, source.path));
+  }
+  const reads = (dir: string, file: string) => path.dirname(file) === dir || (file.startsWith(`${dir}${path.sep}`) && reach.filesOf(dir).has(file));
+  const entries = objects.filter((o) => !sourced.some((dir) => reads(dir, o.file.absPath) && !(o.kind === 'Application' && sourcesOf(o.object).some((s) => path.join(root, String(s.path ?? '')) === dir))));
+
+  const seen = new Set<string>();
+  let level: { app: any; at: Resource }[] = [];
+  const admit = (object: Resource) => {
+    const key = gitopsKey(object.apiVersion, object.kind, object.namespace, object.name);
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (object.kind === 'Application') {
+      level.push({ app: object.object, at: object });
+      return;
+    }
+    const expansion = expandApplicationSet(object.object, root, isLocal);
+    const cluster = clusterOf(expansion.applications[0] ? destinationOf(expansion.applications[0]) : destinationOf(object.object?.spec?.template));
+    for (const reason of expansion.skipped) cluster.notInterpreted.push({ environment: cluster.name, ...placeOf(object), kind: 'ApplicationSet', name: object.name, reason, key });
+    for (const app of expansion.applications) level.push({ app, at: object });
+  };
+  entries.forEach(admit);
+  while (level.length > 0) {
+    const current = level;
+    level = [];
+    const outputs = await mapPool(current, settings.concurrency, async ({ app, at }) => {
+      const cluster = clusterOf(destinationOf(app));
+      const name = String(app?.metadata?.name ?? '?');
+      const skip = (reason: string, extra: Partial<NotInterpreted> = {}) =>
+        cluster.notInterpreted.push({ environment: cluster.name, ...placeOf(at), kind: 'Application', name, reason, key: `argoproj.io/Application/${app?.metadata?.namespace ?? ''}/${name}`, ...extra });
+      const refRoots = new Map<string, string>();
+      for (const source of sourcesOf(app)) if (typeof source.ref === 'string' && isLocal(source.repoURL)) refRoots.set(source.ref, root);
+      const rendered: Resource[] = [];
+      for (const source of sourcesOf(app)) {
+        if (typeof source.ref === 'string' && source.path === undefined && source.chart === undefined) continue;
+        if (source.chart) {
+          skip(`Helm chart ${source.chart}@${source.targetRevision ?? '?'} from ${source.repoURL} not rendered (a chart repository, not this repository)`, { chart: { name: String(source.chart), ...(source.targetRevision ? { version: String(source.targetRevision) } : {}), url: String(source.repoURL) } });
+          continue;
+        }
+        if (!isLocal(source.repoURL)) {
+          skip(`source ${source.repoURL} is not this repository (configure gitops.repoURLs to say it is)`);
+          continue;
+        }
+        const specPath = String(source.path ?? '');
+        if (specPath.includes('{{')) {
+          skip(`source path ${specPath} keeps a template expression pvlint does not evaluate`);
+          continue;
+        }
+        const dir = path.join(root, specPath);
+        if (!existsSync(dir)) {
+          skip(`source path ${specPath} does not exist in this repository`);
+          continue;
+        }
+        const type = sourceType(source, dir);
+        if (!type) {
+          skip(`config management plugin ${source.plugin?.name ?? ''} not run`.replace(/ +$/, ''));
+          continue;
+        }
+        if ((type === 'helm' && !settings.helm) || (type === 'kustomize' && !settings.kustomize)) {
+          skip(`${type === 'helm' ? 'helm' : 'kustomize or kubectl'} is not installed, so ${specPath} was not rendered`);
+          continue;
+        }
+        const helm = type === 'helm' ? helmInputs(app, source, dir, root, refRoots) : undefined;
+        if (helm && helm.missing.length > 0) skip(`values files not found: ${helm.missing.join(', ')}`);
+        const output = await renderSource(cache, type, dir, source, helm, settings);
+        cluster.built.push(dir);
+        cluster.documents += output.documents;
+        for (const d of output.diagnostics) cluster.diagnostics.push({ ...d, environments: [cluster.name] });
+        if (output.diagnostics.length > 0 && output.resources.length === 0) skip(`rendering ${specPath} failed: ${output.diagnostics[0].message}`);
+        rendered.push(...output.resources.map((r) => withDestinationNamespace(r, app)));
+      }
+      return { cluster, rendered };
+    });
+    for (const { cluster, rendered } of outputs) {
+      for (const resource of rendered) {
+        cluster.resources.push(resource);
+        if (isArgoApplication(resource.object)) admit(resource);
+      }
+    }
+  }
+  return [...clusters.values()].filter((c) => c.resources.length > 0 || c.notInterpreted.length > 0 || c.diagnostics.length > 0);
+}

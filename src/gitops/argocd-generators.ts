@@ -1,0 +1,169 @@
+// ApplicationSet generators evaluated against this repository (list, git directories, git files) and the
+// template applied to each parameter set. Other generators need Argo CD's cluster state or external APIs: they
+// are named as not followed. Templates: fasttemplate's `{{key}}` and goTemplate's plain field access
+// (`{{ .path.basename }}`, `{{ index .path.segments 1 }}`); any other expression is left as written.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+export type Params = Record<string, unknown>;
+
+export interface Expansion {
+  applications: any[];
+  /** Generators not evaluated, each with the reason. */
+  skipped: string[];
+}
+
+/** Go's path.Match: `*` and `?` do not cross `/`, `[...]` classes; no `**`. */
+function pathMatch(pattern: string, name: string): boolean {
+  const source = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  return new RegExp(`^${source}$`).test(name);
+}
+
+/** git ls-files pathspec (Argo's default for the files generator): `*` matches `/` too. */
+function pathspecMatch(pattern: string, name: string): boolean {
+  const source = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*\*?/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${source}$`).test(name);
+}
+
+function walk(root: string, onDir: (rel: string) => void, onFile: (rel: string) => void): void {
+  const visit = (rel: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(path.join(root, rel)).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const child = rel ? `${rel}/${name}` : name;
+      let info;
+      try {
+        info = statSync(path.join(root, child));
+      } catch {
+        continue;
+      }
+      if (info.isDirectory()) {
+        onDir(child);
+        visit(child);
+      } else if (info.isFile()) onFile(child);
+    }
+  };
+  visit('');
+}
+
+const normalize = (text: string) => text.replace(/[^a-zA-Z0-9-]+/g, '-').toLowerCase();
+
+function pathParams(dir: string, goTemplate: boolean, extra: Params = {}): Params {
+  const segments = dir === '' ? [] : dir.split('/');
+  const basename = segments.at(-1) ?? '';
+  if (goTemplate) return { path: { path: dir, basename, basenameNormalized: normalize(basename), segments, ...extra } };
+  const flat: Params = { path: dir, 'path.basename': basename, 'path.basenameNormalized': normalize(basename) };
+  segments.forEach((s, i) => (flat[`path[${i}]`] = s));
+  for (const [k, v] of Object.entries(extra)) flat[`path.${k}`] = v;
+  return flat;
+}
+
+/** fasttemplate flattens nested keys with dots. */
+function flatten(value: unknown, prefix = '', out: Params = {}): Params {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else if (prefix) out[prefix] = value;
+  return out;
+}
+
+function gitDirectories(root: string, git: any, goTemplate: boolean): Params[] {
+  const entries: any[] = Array.isArray(git.directories) ? git.directories : [];
+  const dirs: string[] = [];
+  walk(root, (rel) => dirs.push(rel), () => undefined);
+  return dirs
+    .filter((dir) => entries.some((e) => !e?.exclude && typeof e?.path === 'string' && pathMatch(e.path, dir)))
+    .filter((dir) => !entries.some((e) => e?.exclude && typeof e?.path === 'string' && pathMatch(e.path, dir)))
+    .map((dir) => pathParams(dir, goTemplate));
+}
+
+function gitFiles(root: string, git: any, goTemplate: boolean): Params[] {
+  const entries: any[] = Array.isArray(git.files) ? git.files : [];
+  const files: string[] = [];
+  walk(root, () => undefined, (rel) => files.push(rel));
+  const sets: Params[] = [];
+  for (const file of files) {
+    if (!entries.some((e) => !e?.exclude && typeof e?.path === 'string' && pathspecMatch(e.path, file))) continue;
+    if (entries.some((e) => e?.exclude && typeof e?.path === 'string' && pathspecMatch(e.path, file))) continue;
+    let values: unknown[] = [];
+    try {
+      values = parseAllDocuments(readFileSync(path.join(root, file), 'utf8')).flatMap((d) => {
+        const v = d.toJS();
+        return Array.isArray(v) ? v : [v];
+      });
+    } catch {
+      continue;
+    }
+    const dir = path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file);
+    for (const value of values) {
+      if (!value || typeof value !== 'object') continue;
+      const own = goTemplate ? (value as Params) : flatten(value);
+      sets.push({ ...own, ...pathParams(dir, goTemplate, { filename: path.posix.basename(file), filenameNormalized: normalize(path.posix.basename(file)) }) });
+    }
+  }
+  return sets;
+}
+
+function lookupGo(params: Params, expression: string): unknown {
+  const field = /^\.([\w.]+)$/.exec(expression);
+  const index = /^index \.([\w.]+) (\d+)$/.exec(expression);
+  const walkTo = (dotted: string) => dotted.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Params)[k] : undefined), params);
+  if (field) return walkTo(field[1]);
+  if (index) {
+    const list = walkTo(index[1]);
+    return Array.isArray(list) ? list[Number(index[2])] : undefined;
+  }
+  return undefined;
+}
+
+export function renderTemplateString(text: string, params: Params, goTemplate: boolean): string {
+  return text.replace(/\{\{-?\s*(.*?)\s*-?\}\}/g, (whole, expression: string) => {
+    const value = goTemplate ? lookupGo(params, expression) : params[expression];
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : whole;
+  });
+}
+
+function renderTemplate(value: unknown, params: Params, goTemplate: boolean): unknown {
+  if (typeof value === 'string') return renderTemplateString(value, params, goTemplate);
+  if (Array.isArray(value)) return value.map((v) => renderTemplate(v, params, goTemplate));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderTemplate(v, params, goTemplate)]));
+  return value;
+}
+
+/**
+ * The Applications an ApplicationSet generates from this repository. `isLocal` tells whether a generator's
+ * `repoURL` is this repository.
+ */
+export function expandApplicationSet(appset: any, root: string, isLocal: (repoURL: unknown) => boolean): Expansion {
+  const spec = appset?.spec ?? {};
+  const goTemplate = spec.goTemplate === true;
+  const template = spec.template ?? {};
+  const expansion: Expansion = { applications: [], skipped: [] };
+  for (const generator of Array.isArray(spec.generators) ? spec.generators : []) {
+    const kind = Object.keys(generator ?? {}).find((k) => k !== 'selector' && k !== 'template') ?? 'unknown';
+    let sets: Params[] | undefined;
+    if (kind === 'list') {
+      const elements: unknown[] = Array.isArray(generator.list?.elements) ? generator.list.elements : [];
+      sets = elements.filter((e): e is Params => !!e && typeof e === 'object').map((e) => (goTemplate ? e : flatten(e)));
+    } else if (kind === 'git') {
+      if (!isLocal(generator.git?.repoURL)) {
+        expansion.skipped.push(`git generator on ${generator.git?.repoURL}, which is not this repository`);
+        continue;
+      }
+      sets = Array.isArray(generator.git?.files) ? gitFiles(root, generator.git, goTemplate) : gitDirectories(root, generator.git, goTemplate);
+    } else {
+      expansion.skipped.push(`${kind} generator not evaluated offline (it needs Argo CD's cluster state or an external API)`);
+      continue;
+    }
+    for (const params of sets) {
+      const app = renderTemplate(template, params, goTemplate) as any;
+      expansion.applications.push({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...app });
+    }
+  }
+  return expansion;
+}

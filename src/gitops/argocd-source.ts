@@ -1,0 +1,191 @@
+// One Argo CD Application source from this repository, rendered as the repo-server would: a Helm chart
+// (`helm template` with valueFiles, values/valuesObject, parameters, release name), a Kustomize root (the
+// `kustomize:` overlay and argocd-cm's buildOptions) or a plain directory (recurse, include, exclude).
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { parse, stringify } from 'yaml';
+import { makeResource } from '../load/parse-resources.js';
+import type { Limits } from '../load/limits.js';
+import { renderChart } from '../render/helm-render.js';
+import { kustomizationFileIn } from '../render/kustomization.js';
+import { renderKustomization } from '../render/kustomize-render.js';
+import type { RenderedScope } from '../render/rendered-scope.js';
+import type { SourceCache } from '../render/source-cache.js';
+
+export interface ArgoRenderSettings {
+  kustomize?: readonly string[];
+  helm?: readonly string[];
+  /** argocd-cm `kustomize.buildOptions`, split into arguments. */
+  buildOptions: readonly string[];
+  timeoutMs: number;
+  limits?: Partial<Limits>;
+  memo: Map<string, Promise<RenderedScope>>;
+  stats: { renders: number };
+}
+
+export type SourceType = 'helm' | 'kustomize' | 'directory';
+
+export function sourceType(source: any, dir: string): SourceType | undefined {
+  if (source?.plugin) return undefined;
+  if (source?.helm || existsSync(path.join(dir, 'Chart.yaml'))) return 'helm';
+  if (kustomizationFileIn(dir)) return 'kustomize';
+  return 'directory';
+}
+
+/** Argo's include/exclude globs: `*`, `?`, `**` and `{a,b}`. */
+function globRegex(pattern: string): RegExp {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*' && pattern[i + 1] === '*') {
+      out += '.*';
+      i++;
+    } else if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
+    else if (c === '{') out += '(?:';
+    else if (c === '}') out += ')';
+    else if (c === ',') out += '|';
+    else out += c.replace(/[.+^$()|\\[\]]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`);
+}
+
+function renderDirectory(cache: SourceCache, dir: string, directory: any): RenderedScope {
+  const scope: RenderedScope = { name: cache.displayPath(dir), renderer: 'kustomize', resources: [], documents: 0, diagnostics: [] };
+  const files = fg.sync(directory?.recurse ? ['**/*.{yaml,yml,json}'] : ['*.{yaml,yml,json}'], { cwd: dir, onlyFiles: true, dot: false, suppressErrors: true }).sort();
+  const include = typeof directory?.include === 'string' && directory.include !== '' ? globRegex(directory.include) : undefined;
+  const exclude = typeof directory?.exclude === 'string' && directory.exclude !== '' ? globRegex(directory.exclude) : undefined;
+  for (const rel of files) {
+    if ((include && !include.test(rel) && !include.test(path.posix.basename(rel))) || (exclude && (exclude.test(rel) || exclude.test(path.posix.basename(rel))))) continue;
+    const source = cache.get(path.join(dir, rel));
+    if (!source) continue;
+    for (const d of source.documents) {
+      scope.documents++;
+      if (typeof d.object?.apiVersion === 'string' && typeof d.object?.kind === 'string') scope.resources.push(makeResource(source.file, d.docIndex, d.node, d.object));
+    }
+  }
+  return scope;
+}
+
+/** Helm `--set name=value`: dotted names make nested maps (`a.b=c`), values stay strings unless forceString is false. */
+function setParameter(values: Record<string, any>, name: string, value: unknown): void {
+  const keys = name.split('.');
+  let at = values;
+  for (const key of keys.slice(0, -1)) at = at[key] && typeof at[key] === 'object' ? at[key] : (at[key] = {});
+  at[keys.at(-1)!] = value;
+}
+
+function kustomizeOverlay(kustomize: any, relative: (abs: string) => string, dir: string): string {
+  const k = kustomize ?? {};
+  const document: Record<string, unknown> = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [relative(dir)] };
+  if (typeof k.namePrefix === 'string') document.namePrefix = k.namePrefix;
+  if (typeof k.nameSuffix === 'string') document.nameSuffix = k.nameSuffix;
+  if (typeof k.namespace === 'string') document.namespace = k.namespace;
+  if (Array.isArray(k.images)) document.images = k.images.map((image: unknown) => (typeof image === 'string' ? imageEntry(image) : image));
+  if (k.commonLabels && typeof k.commonLabels === 'object') document.labels = [{ pairs: k.commonLabels, includeSelectors: true }];
+  if (k.commonAnnotations && typeof k.commonAnnotations === 'object') document.commonAnnotations = k.commonAnnotations;
+  if (Array.isArray(k.patches)) document.patches = k.patches;
+  if (Array.isArray(k.components)) document.components = k.components.filter((c: unknown) => typeof c === 'string').map((c: string) => relative(path.resolve(dir, c)));
+  document.buildMetadata = ['originAnnotations'];
+  return stringify(document);
+}
+
+/** `kustomize edit set image` forms: `name=new:tag`, `name:tag`, `name@digest`. */
+function imageEntry(text: string): Record<string, string> {
+  const [name, replacement] = text.includes('=') ? text.split('=', 2) : [text.replace(/[:@].*$/, ''), text];
+  const digest = /@(.+)$/.exec(replacement);
+  const tag = /:([^:/@]+)$/.exec(replacement.replace(/@.*$/, ''));
+  const newName = replacement.replace(/@.*$/, '').replace(/:[^:/]+$/, '');
+  return { name, ...(newName !== name ? { newName } : {}), ...(tag ? { newTag: tag[1] } : {}), ...(digest ? { digest: digest[1] } : {}) };
+}
+
+export interface HelmInputs {
+  valueFiles: string[];
+  /** values, then valuesObject (which replaces it), then parameters, as one values document. */
+  inline?: Record<string, unknown>;
+  release: string;
+  namespace: string;
+}
+
+export function helmInputs(app: any, source: any, dir: string, root: string, refRoots: ReadonlyMap<string, string>): HelmInputs & { missing: string[] } {
+  const helm = source?.helm ?? {};
+  const missing: string[] = [];
+  const valueFiles: string[] = [];
+  for (const file of Array.isArray(helm.valueFiles) ? helm.valueFiles : []) {
+    if (typeof file !== 'string') continue;
+    const ref = /^\$([^/]+)\/(.*)$/.exec(file);
+    const abs = ref ? (refRoots.has(ref[1]) ? path.join(refRoots.get(ref[1])!, ref[2]) : undefined) : file.startsWith('/') ? path.join(root, file) : path.resolve(dir, file);
+    if (abs && existsSync(abs)) valueFiles.push(abs);
+    else if (!helm.ignoreMissingValueFiles) missing.push(file);
+  }
+  let inline: Record<string, unknown> | undefined;
+  if (helm.valuesObject && typeof helm.valuesObject === 'object') inline = structuredClone(helm.valuesObject);
+  else if (typeof helm.values === 'string') {
+    try {
+      const parsed = parse(helm.values);
+      if (parsed && typeof parsed === 'object') inline = parsed;
+    } catch {
+      missing.push('helm.values (does not parse)');
+    }
+  }
+  for (const parameter of Array.isArray(helm.parameters) ? helm.parameters : []) {
+    if (typeof parameter?.name !== 'string') continue;
+    inline ??= {};
+    setParameter(inline, parameter.name, parameter.forceString ? String(parameter.value ?? '') : parse(String(parameter.value ?? '')));
+  }
+  const release = typeof helm.releaseName === 'string' && helm.releaseName !== '' ? helm.releaseName : String(app?.metadata?.name ?? 'release-name');
+  const namespace = typeof helm.namespace === 'string' && helm.namespace !== '' ? helm.namespace : String(app?.spec?.destination?.namespace ?? 'default');
+  return { valueFiles, inline, release, namespace, missing };
+}
+
+export function renderSource(cache: SourceCache, type: SourceType, dir: string, source: any, helm: HelmInputs | undefined, settings: ArgoRenderSettings): Promise<RenderedScope> {
+  if (type === 'directory') return Promise.resolve(renderDirectory(cache, dir, source?.directory));
+  const key = JSON.stringify({ type, dir, kustomize: source?.kustomize ?? null, helm: helm ?? null, buildOptions: settings.buildOptions });
+  let pending = settings.memo.get(key);
+  if (pending) return pending;
+  settings.stats.renders++;
+  if (type === 'kustomize') {
+    const enableHelm = settings.buildOptions.includes('--enable-helm');
+    const noRestrictor = settings.buildOptions.some((o, i, all) => /LoadRestrictionsNone|^none$/.test(o) && /load.restrictor/.test(all[i - 1] ?? o));
+    pending = renderKustomization(dir, {
+      command: settings.kustomize!,
+      enableHelm,
+      timeoutMs: settings.timeoutMs,
+      cache,
+      limits: settings.limits,
+      loadRestrictorNone: noRestrictor,
+      wrapper: (relative) => kustomizeOverlay(source?.kustomize, relative, dir),
+    });
+  } else {
+    pending = (async () => {
+      const temp = helm!.inline ? mkdtempSync(path.join(os.tmpdir(), 'pvlint-argo-')) : undefined;
+      try {
+        const inlineFile = temp ? path.join(temp, 'values.yaml') : undefined;
+        if (inlineFile) writeFileSync(inlineFile, stringify(helm!.inline));
+        return await renderChart(dir, {
+          command: settings.helm!,
+          values: [...helm!.valueFiles, ...(inlineFile ? [inlineFile] : [])],
+          release: helm!.release,
+          namespace: helm!.namespace,
+          timeoutMs: settings.timeoutMs,
+          cache,
+          limits: settings.limits,
+        });
+      } finally {
+        if (temp) rmSync(temp, { recursive: true, force: true });
+      }
+    })();
+  }
+  settings.memo.set(key, pending);
+  return pending;
+}
+
+export function isDirectory(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}

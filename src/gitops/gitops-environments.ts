@@ -1,0 +1,166 @@
+// The clusters a GitOps repository describes, as environments: Flux entries found under the linted
+// directories, each followed from the repository root. It also says which kustomize roots and files the
+// clusters read, so the plain per-root environments and loose manifests leave them to the clusters.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { makeResource } from '../load/parse-resources.js';
+import type { Limits } from '../load/limits.js';
+import { DEFAULT_RENDER_TIMEOUT_MS, helmCommand, kustomizeCommand } from '../render/render-all.js';
+import { buildArgoClusters, inferHomeUrls } from './argocd-clusters.js';
+import type { RenderedScope } from '../render/rendered-scope.js';
+import type { SourceCache } from '../render/source-cache.js';
+import type { Resource } from '../types.js';
+import { buildFluxCluster, type FluxCluster } from './flux-cluster.js';
+import { BuildReach, findFluxEntries, fluxPath } from './flux-entries.js';
+import { scanGitopsObjects } from './scan-gitops-objects.js';
+import type { DeclaredCluster } from './gitops-options.js';
+import type { ObjectLookup } from './flux-variables.js';
+
+export interface GitopsSettings {
+  kustomizeCommand?: string;
+  renderTimeoutMs?: number;
+  limits?: Partial<Limits>;
+  concurrency?: number;
+  ignore?: readonly string[];
+  helmCommand?: string;
+  /** repoURLs that mean this repository (Argo CD sources); inferred when empty. */
+  repoURLs?: readonly string[];
+  /** Argo CD `kustomize.buildOptions`; read from an argocd-cm ConfigMap in the repository when undefined. */
+  argocdBuildOptions?: string;
+  /** Clusters declared in the configuration: they replace the entries found for the same directories. */
+  clusters?: readonly DeclaredCluster[];
+}
+
+export interface GitopsOutcome {
+  clusters: FluxCluster[];
+  /** Kustomize roots and Helm charts a cluster builds: not environments of their own. */
+  coveredRoots: Set<string>;
+  /** Files a cluster reads: not loose manifests. */
+  coveredFiles: Set<string>;
+  stats: { renders: number; ms: number };
+}
+
+/** ConfigMaps and Secrets written anywhere in the repository, found on the first variable source a cluster lacks. */
+function repositoryObjects(cache: SourceCache, root: string, ignore: readonly string[]): ObjectLookup {
+  let index: Resource[] | undefined;
+  const load = () => {
+    index = [];
+    const files = fg.sync(['**/*.yaml', '**/*.yml'], { cwd: root, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], suppressErrors: true });
+    for (const file of files.sort()) {
+      let text: string;
+      try {
+        if (statSync(file).size > 4 * 1024 * 1024) continue;
+        text = readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      if (!/^kind:\s*["']?(?:ConfigMap|Secret)\b/m.test(text)) continue;
+      for (const d of cache.get(file)?.documents ?? []) {
+        if (d.object?.kind === 'ConfigMap' || d.object?.kind === 'Secret') index.push(makeResource(cache.get(file)!.file, d.docIndex, d.node, d.object));
+      }
+    }
+    return index;
+  };
+  return (kind, namespace, name) => {
+    const matches = (index ?? load()).filter((r) => r.kind === kind && r.name === name);
+    return matches.find((r) => r.namespace === namespace) ?? (matches.length === 1 ? matches[0] : undefined);
+  };
+}
+
+export async function gitopsEnvironments(cache: SourceCache, root: string, searchDirs: readonly string[], settings: GitopsSettings): Promise<GitopsOutcome> {
+  const started = Date.now();
+  const outcome: GitopsOutcome = { clusters: [], coveredRoots: new Set(), coveredFiles: new Set(), stats: { renders: 0, ms: 0 } };
+  const kustomizations: Resource[] = [];
+  const argo: Resource[] = [];
+  const scanned = new Set<string>();
+  for (const dir of searchDirs) {
+    const objects = await scanGitopsObjects(cache, dir, settings.ignore);
+    argo.push(...objects.argo.filter((o) => !argo.some((known) => known.file.absPath === o.file.absPath && known.docIndex === o.docIndex)));
+    for (const k of objects.flux) {
+      const key = `${k.file.absPath}#${k.docIndex}#${k.name}`;
+      if (!scanned.has(key)) {
+        scanned.add(key);
+        kustomizations.push(k);
+      }
+    }
+  }
+  const declared = settings.clusters ?? [];
+  if (kustomizations.length === 0 && argo.length === 0 && declared.length === 0) return outcome;
+  const reach = new BuildReach(cache);
+  const declaredDirs = new Set(declared.flatMap((c) => c.entries));
+  const entries = findFluxEntries(root, kustomizations, reach).filter((entry) => !declaredDirs.has(entry.dir));
+  const command = kustomizeCommand(settings.kustomizeCommand) ?? ['kubectl', 'kustomize'];
+  const memo = new Map<string, Promise<RenderedScope>>();
+  const stats = { renders: 0 };
+  const concurrency = settings.concurrency ?? (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+  const lookup = repositoryObjects(cache, root, settings.ignore ?? []);
+  const timeoutMs = settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  const clusters: FluxCluster[] = [];
+  const buildSettings = { command, timeoutMs, limits: settings.limits, concurrency, memo, stats };
+  for (const cluster of declared) {
+    // An entry that syncs itself (gotk-sync.yaml) is built with that Kustomization's spec, as when found.
+    const starts = cluster.entries.map((dir) => ({ dir, sync: kustomizations.find((k) => fluxPath(root, k.object?.spec?.path) === dir && reach.filesOf(dir).has(k.file.absPath)) }));
+    const missing = starts.filter((start) => !existsSync(start.dir));
+    const present = starts.filter((start) => existsSync(start.dir));
+    const built: FluxCluster =
+      present.length > 0
+        ? await buildFluxCluster(cache, root, present, buildSettings, lookup, cluster.name)
+        : { name: cluster.name, entry: root, resources: [], diagnostics: [], notInterpreted: [], built: [], documents: 0 };
+    for (const start of missing) {
+      built.notInterpreted.push({ environment: cluster.name, file: cache.displayPath(start.dir), kind: 'root', name: cache.displayPath(start.dir), reason: `the entry ${cache.displayPath(start.dir)} declared in the configuration's clusters: does not exist` });
+    }
+    clusters.push(cluster.cluster ? { ...built, facts: cluster.cluster } : built);
+  }
+  for (const entry of entries) clusters.push(await buildFluxCluster(cache, root, [entry], buildSettings, lookup));
+  if (argo.length > 0) {
+    const buildOptions = settings.argocdBuildOptions ?? lookup('ConfigMap', 'argocd', 'argocd-cm')?.object?.data?.['kustomize.buildOptions'];
+    clusters.push(
+      ...(await buildArgoClusters(cache, root, argo, reach, {
+        kustomize: kustomizeCommand(settings.kustomizeCommand),
+        helm: helmCommand(settings.helmCommand),
+        buildOptions: typeof buildOptions === 'string' ? buildOptions.split(/\s+/).filter(Boolean) : [],
+        timeoutMs,
+        limits: settings.limits,
+        memo,
+        stats,
+        concurrency,
+        homeUrls: inferHomeUrls(root, argo, settings.repoURLs ?? []),
+      })),
+    );
+  }
+  for (const cluster of clusters) {
+    outcome.clusters.push(cluster);
+    for (const dir of cluster.built) {
+      outcome.coveredRoots.add(dir);
+      reach.rootsOf(dir).forEach((r) => outcome.coveredRoots.add(r));
+      reach.filesOf(dir).forEach((f) => outcome.coveredFiles.add(f));
+    }
+    for (const resource of cluster.resources) {
+      const file = resource.origin?.file?.absPath ?? (resource.origin ? undefined : resource.file.absPath);
+      if (file) outcome.coveredFiles.add(file);
+    }
+  }
+  outcome.stats = { renders: stats.renders, ms: Date.now() - started };
+  return outcome;
+}
+
+/** Whether a cluster's objects are all pvlint has of it: no HelmRelease or chart left unrendered. */
+export function rendersEverything(cluster: FluxCluster): boolean {
+  return cluster.notInterpreted.every((entry) => !entry.chart && entry.kind !== 'HelmRelease');
+}
+
+/** The arguments that are directories: where cluster entries are looked for. */
+export function directoryArguments(paths: readonly string[], cwd: string): string[] {
+  return paths
+    .filter((p) => p !== '-')
+    .map((p) => path.resolve(cwd, p))
+    .filter((p) => {
+      try {
+        return statSync(p).isDirectory();
+      } catch {
+        return false;
+      }
+    });
+}

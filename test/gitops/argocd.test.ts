@@ -1,0 +1,86 @@
+// Argo CD: an app-of-apps whose ApplicationSet (git directory generator) makes one Application per app
+// directory; all of them are one cluster (their destination), one app inflates a local chart with helmCharts
+// (argocd-cm turns on --enable-helm), and the StorageClass of another app serves the claims of the rest.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { expandApplicationSet, renderTemplateString } from '../../src/gitops/argocd-generators.js';
+import { lint, type LintResult } from '../../src/lint.js';
+import { runPvlint } from '../helpers/spawn.js';
+import { at, copyFixture, HAS_KUSTOMIZE } from '../render/helpers.js';
+
+const HELM = process.env.PVLINT_TEST_HELM;
+const HAS_TOOLS = HAS_KUSTOMIZE && !!HELM && existsSync(HELM);
+if (!HAS_TOOLS) console.warn('\n!!! SKIPPED Argo CD cluster tests: they need kustomize (or kubectl) and PVLINT_TEST_HELM (a helm binary) !!!\n');
+
+const test = suite('gitops: Argo CD applications are one cluster');
+const it = HAS_TOOLS ? test : test.skip;
+
+let dir: string;
+let result: LintResult;
+const savedPath = process.env.PATH;
+test.after(() => {
+  process.env.PATH = savedPath;
+});
+test.before(async () => {
+  if (!HAS_TOOLS) return;
+  // kustomize's helmCharts run the `helm` on PATH, as they do for a user.
+  process.env.PATH = `${path.dirname(HELM!)}${path.delimiter}${process.env.PATH}`;
+  dir = copyFixture('gitops/argocd-appset');
+  result = await lint({ paths: ['.'], cwd: dir, helmCommand: HELM });
+});
+
+it('every generated app lands in one environment, the destination cluster', () => {
+  assert.equal(result.findings.filter((f) => f.ruleId.startsWith('pvlint/')), []);
+  assert.equal(result.scopes.map((s) => [s.name, s.kind]), [['argocd:in-cluster', 'argocd']]);
+  assert.equal(result.notInterpreted ?? [], []);
+});
+
+it('replicas on the ReadWriteOnce claim of another app\'s class: at the replicas line', () => {
+  const f = result.findings.find((x) => x.ruleId === 'rwo-claim-multi-node');
+  assert.is(at(f), 'apps/web/deployment.yaml:6');
+  assert.equal(f!.environments, ['argocd:in-cluster']);
+});
+
+it('the helmCharts app is inflated with argocd-cm\'s --enable-helm; its ReadWriteMany claim on the block class is found', () => {
+  const f = result.findings.find((x) => x.ruleId === 'pvc-access-mode-unsupported');
+  assert.ok(f, 'pvc-access-mode-unsupported reported');
+  assert.match(f!.message, /"cache-data" in namespace "cache"/);
+  assert.is(f!.location.file, 'apps/cache/kustomization.yaml');
+});
+
+it('a plain directory app: its objects without a namespace get the destination namespace', async () => {
+  const claims: any[] = [];
+  await lint({ paths: ['.'], cwd: dir, onScope: (scope) => claims.push(...scope.model.ofKind('PersistentVolumeClaim')) });
+  const logs = claims.find((c) => c.name === 'logs-data');
+  assert.ok(logs, 'the directory app apps/logs was read');
+  assert.is(logs.namespace, 'logs');
+});
+
+it('CLI: the environment and its kind in JSON', () => {
+  const run = runPvlint(['.', '--format', 'json'], { cwd: dir, env: { PATH: process.env.PATH! } });
+  const report: any = JSON.parse(run.stdout);
+  assert.equal(report.summary.environments.map((e: any) => e.kind), ['argocd']);
+});
+
+test('list and git file generators; other generators are named as not followed', () => {
+  const appset = {
+    spec: {
+      generators: [{ list: { elements: [{ name: 'a', cluster: { env: 'prod' } }] } }, { clusters: {} }],
+      template: { metadata: { name: '{{name}}-{{cluster.env}}' }, spec: { source: { path: 'apps/{{name}}' } } },
+    },
+  };
+  const expansion = expandApplicationSet(appset, '/nonexistent', () => true);
+  assert.equal(expansion.applications.map((a) => [a.metadata.name, a.spec.source.path]), [['a-prod', 'apps/a']]);
+  assert.equal(expansion.skipped.length, 1);
+  assert.match(expansion.skipped[0], /clusters generator not evaluated/);
+});
+
+test('goTemplate field access and index; other expressions stay as written', () => {
+  const params = { path: { path: 'apps/web', basename: 'web', segments: ['apps', 'web'] }, name: 'x' };
+  assert.is(renderTemplateString('{{ .path.basename }}/{{index .path.segments 0}}', params, true), 'web/apps');
+  assert.is(renderTemplateString('{{ default .name "y" }}', params, true), '{{ default .name "y" }}');
+});
+
+test.run();
