@@ -21,7 +21,7 @@ import type { ClusterFacts } from './model/cluster-facts.js';
 import { StorageModel } from './model/storage-model.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js';
 import { borrowClusterWide } from './gitops/cluster-wide.js';
-import { directoryArguments, gitopsEnvironments, rendersEverything } from './gitops/gitops-environments.js';
+import { directoriesByRepository, directoryArguments, gitopsEnvironments, mergeOutcomes, rendersEverything, type GitopsOutcome } from './gitops/gitops-environments.js';
 import type { NotInterpreted } from './gitops/not-interpreted.js';
 import type { GitopsOptions } from './gitops/gitops-options.js';
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
@@ -259,7 +259,16 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles })]);
   }
   // GitOps clusters first: the roots and files they build are theirs, not environments or loose manifests of their own.
-  const gitops = await gitopsEnvironments(cache, root, directoryArguments(options.paths, cwd), { ...options, ...options.gitops });
+  // Flux and Argo CD paths are relative to the repository each argument belongs to, which need not be the cwd's.
+  const gitopsOutcomes: GitopsOutcome[] = [];
+  const repositories = await directoriesByRepository(directoryArguments(options.paths, cwd), cwd);
+  if (repositories.size === 0 && (options.gitops?.clusters?.length ?? 0) > 0) repositories.set(root, []);
+  for (const [repository, dirs] of repositories) {
+    // A cluster declared in the configuration belongs to the repository that holds its entries.
+    const clusters = options.gitops?.clusters?.filter((c) => repositories.size === 1 || c.entries.some((entry) => isWithin(repository, entry)));
+    gitopsOutcomes.push(await gitopsEnvironments(cache, repository, dirs, { ...options, ...options.gitops, ...(clusters ? { clusters } : {}) }));
+  }
+  const gitops = mergeOutcomes(gitopsOutcomes);
   gitops.coveredFiles.forEach((file) => seenFiles.add(file));
   for (const [, input] of inputs) {
     input.kustomizations.filter((dir) => !gitops.coveredRoots.has(dir)).forEach((dir) => kustomizations.add(dir));
@@ -424,4 +433,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     templateFiles: templateFiles.sort(),
     ...(lintCache ? { cache: { location: lintCache.directory, hits: lintCache.hits, misses: lintCache.misses, ...(cacheWriteError ? { writeError: cacheWriteError } : {}) } } : {}),
   };
+}
+
+function isWithin(dir: string, file: string): boolean {
+  const relative = path.relative(dir, path.resolve(dir, file));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

@@ -2,6 +2,7 @@
 // directories, each followed from the repository root. It also says which kustomize roots and files the
 // clusters read, so the plain per-root environments and loose manifests leave them to the clusters.
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -152,6 +153,49 @@ export function rendersEverything(cluster: FluxCluster): boolean {
 }
 
 /** The arguments that are directories: where cluster entries are looked for. */
+/**
+ * The repository a directory argument belongs to, which Flux `spec.path` and Argo CD `source.path` are relative to:
+ * the git work tree around it; without one, the working directory when the argument is inside it (a tarball of a
+ * repository linted from its top), else the argument itself (`pvlint ../other-repo` from anywhere).
+ */
+export async function gitopsRootOf(dir: string, cwd: string): Promise<string> {
+  for (let at = path.resolve(dir); ; ) {
+    try {
+      await stat(path.join(at, '.git'));
+      return at;
+    } catch {
+      const parent = path.dirname(at);
+      if (parent === at) break;
+      at = parent;
+    }
+  }
+  const relative = path.relative(path.resolve(cwd), path.resolve(dir));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative)) ? path.resolve(cwd) : path.resolve(dir);
+}
+
+/** Directory arguments grouped by the repository they belong to (`gitopsRootOf`), in argument order. */
+export async function directoriesByRepository(dirs: readonly string[], cwd: string): Promise<Map<string, string[]>> {
+  const groups = new Map<string, string[]>();
+  for (const dir of dirs) {
+    const repository = await gitopsRootOf(dir, cwd);
+    groups.set(repository, [...(groups.get(repository) ?? []), dir]);
+  }
+  return groups;
+}
+
+/** Outcomes of several repositories as one. */
+export function mergeOutcomes(outcomes: readonly GitopsOutcome[]): GitopsOutcome {
+  const merged: GitopsOutcome = { clusters: [], coveredRoots: new Set(), coveredFiles: new Set(), stats: { renders: 0, ms: 0 } };
+  for (const outcome of outcomes) {
+    merged.clusters.push(...outcome.clusters);
+    outcome.coveredRoots.forEach((dir) => merged.coveredRoots.add(dir));
+    outcome.coveredFiles.forEach((file) => merged.coveredFiles.add(file));
+    merged.stats.renders += outcome.stats.renders;
+    merged.stats.ms += outcome.stats.ms;
+  }
+  return merged;
+}
+
 export function directoryArguments(paths: readonly string[], cwd: string): string[] {
   return paths
     .filter((p) => p !== '-')

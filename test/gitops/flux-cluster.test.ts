@@ -2,7 +2,7 @@
 // Kustomizations, postBuild substitution (inline and from a ConfigMap), targetNamespace, a component templating a
 // claim from ${APP}, replacements read from outside the root. Each planted problem is asserted at the line to
 // edit: the variable's definition when the value came from a substitution.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -103,3 +103,17 @@ it('.pvlint.yaml clusters: a declared cluster takes its name and its own facts (
 });
 
 test.run();
+
+it('CLI run from another git repository: Flux paths are relative to the linted repository, not the working directory', () => {
+  const elsewhere = path.join(dir, '..', `${path.basename(dir)}-cwd`);
+  mkdirSync(path.join(elsewhere, '.git'), { recursive: true });
+  try {
+    const run = runPvlint([path.join(dir, 'clusters/prod'), '--format', 'json'], { cwd: elsewhere });
+    const report: any = JSON.parse(run.stdout);
+    assert.equal(report.summary.environments.map((e: any) => e.kind), ['flux'], run.stderr);
+    assert.is(report.summary.notInterpreted, undefined);
+    assert.ok(report.findings.some((f: any) => f.ruleId === 'rwo-claim-multi-node'), 'the planted Multi-Attach is found');
+  } finally {
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
