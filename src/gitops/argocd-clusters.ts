@@ -111,8 +111,12 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
   let level: { app: any; at: Resource }[] = [];
   const admit = (object: Resource) => {
     const key = gitopsKey(object.apiVersion, object.kind, object.namespace, object.name);
-    if (seen.has(key)) return;
+    // The same object read twice (an entry, and again through the app-of-apps that syncs its directory with a
+    // destination namespace added) is one object.
+    const written = `${object.kind}/${object.name}@${object.origin?.file?.absPath ?? object.file.absPath}`;
+    if (seen.has(key) || seen.has(written)) return;
     seen.add(key);
+    seen.add(written);
     if (object.kind === 'Application') {
       level.push({ app: object.object, at: object });
       return;

@@ -1,7 +1,7 @@
 // Argo CD: an app-of-apps whose ApplicationSet (git directory generator) makes one Application per app
 // directory; all of them are one cluster (their destination), one app inflates a local chart with helmCharts
 // (argocd-cm turns on --enable-helm), and the StorageClass of another app serves the claims of the rest.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -62,6 +62,16 @@ it('CLI: the environment and its kind in JSON', () => {
   const run = runPvlint(['.', '--format', 'json'], { cwd: dir, env: { PATH: process.env.PATH! } });
   const report: any = JSON.parse(run.stdout);
   assert.equal(report.summary.environments.map((e: any) => e.kind), ['argocd']);
+});
+
+it('an ApplicationSet without a namespace, also synced by the app-of-apps into argocd, is expanded once', async () => {
+  const copy = copyFixture('gitops/argocd-appset');
+  const appset = path.join(copy, 'argocd/apps.yaml');
+  writeFileSync(appset, readFileSync(appset, 'utf8').replace(/^  namespace: argocd\n/m, ''));
+  const again = await lint({ paths: ['.'], cwd: copy, helmCommand: HELM });
+  assert.not.match(readFileSync(appset, 'utf8'), /^  namespace:/m);
+  assert.equal(again.scopes.map((s) => s.resources), result.scopes.map((s) => s.resources));
+  assert.equal(again.notInterpreted ?? [], []);
 });
 
 test('list and git file generators; other generators are named as not followed', () => {
