@@ -102,10 +102,10 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
   const sourced: string[] = [];
   for (const object of objects) {
     const apps = object.kind === 'ApplicationSet' ? expandApplicationSet(object.object, root, isLocal).applications : [object.object];
-    for (const app of apps) for (const source of sourcesOf(app)) if (isLocal(source.repoURL) && typeof source.path === 'string') sourced.push(path.join(root, source.path));
+    for (const app of apps) for (const source of sourcesOf(app)) if (isLocal(source.repoURL) && typeof source.path === 'string') sourced.push(path.resolve(root, source.path));
   }
   const reads = (dir: string, file: string) => path.dirname(file) === dir || (file.startsWith(`${dir}${path.sep}`) && reach.filesOf(dir).has(file));
-  const entries = objects.filter((o) => !sourced.some((dir) => reads(dir, o.file.absPath) && !(o.kind === 'Application' && sourcesOf(o.object).some((s) => path.join(root, String(s.path ?? '')) === dir))));
+  const entries = objects.filter((o) => !sourced.some((dir) => reads(dir, o.file.absPath) && !(o.kind === 'Application' && sourcesOf(o.object).some((s) => path.resolve(root, String(s.path ?? '')) === dir))));
 
   const seen = new Set<string>();
   let level: { app: any; at: Resource }[] = [];

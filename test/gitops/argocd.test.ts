@@ -1,7 +1,7 @@
 // Argo CD: an app-of-apps whose ApplicationSet (git directory generator) makes one Application per app
 // directory; all of them are one cluster (their destination), one app inflates a local chart with helmCharts
 // (argocd-cm turns on --enable-helm), and the StorageClass of another app serves the claims of the rest.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -64,14 +64,19 @@ it('CLI: the environment and its kind in JSON', () => {
   assert.equal(report.summary.environments.map((e: any) => e.kind), ['argocd']);
 });
 
-it('an ApplicationSet without a namespace, also synced by the app-of-apps into argocd, is expanded once', async () => {
+it('an app-of-apps path with a trailing slash still reads its ApplicationSet; one without a namespace is expanded once', async () => {
   const copy = copyFixture('gitops/argocd-appset');
   const appset = path.join(copy, 'argocd/apps.yaml');
   writeFileSync(appset, readFileSync(appset, 'utf8').replace(/^  namespace: argocd\n/m, ''));
+  const rootApp = path.join(copy, 'argocd/root.yaml');
+  writeFileSync(rootApp, readFileSync(rootApp, 'utf8').replace('path: argocd\n', 'path: argocd/\n'));
+  // One generated app fails to render, so it is listed as not interpreted: once, however often it is reached.
+  mkdirSync(path.join(copy, 'apps/broken'));
+  writeFileSync(path.join(copy, 'apps/broken/kustomization.yaml'), 'resources:\n  - missing.yaml\n');
   const again = await lint({ paths: ['.'], cwd: copy, helmCommand: HELM });
   assert.not.match(readFileSync(appset, 'utf8'), /^  namespace:/m);
   assert.equal(again.scopes.map((s) => s.resources), result.scopes.map((s) => s.resources));
-  assert.equal(again.notInterpreted ?? [], []);
+  assert.equal((again.notInterpreted ?? []).map((e) => e.name), ['broken']);
 });
 
 test('list and git file generators; other generators are named as not followed', () => {
