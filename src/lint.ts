@@ -22,6 +22,9 @@ import { StorageModel } from './model/storage-model.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js';
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
 import { renderAll } from './render/render-all.js';
+import type { ChartMapping } from './render/helm-release/chart-reference.js';
+import { HELM_RELEASE_INPUT_KINDS, type NotInterpretedRelease } from './render/helm-release/expand.js';
+import { expandScopes } from './render/helm-release/expand-scopes.js';
 import { SourceCache } from './render/source-cache.js';
 import type { Finding, Region, Resource, SourceFile } from './types.js';
 
@@ -103,6 +106,12 @@ export interface LintOptions {
    * them, so the command line wins), release and namespace (when `helmRelease` / `helmNamespace` are not given).
    */
   helmChartSettings?: (chartDir: string) => HelmChartSettings | undefined;
+  /** Directory of pulled remote charts (`--chart-cache`); default `${XDG_CACHE_HOME:-~/.cache}/pvlint/charts`. */
+  chartCache?: string;
+  /** Chart references mapped to local chart directories or archives (the configuration's `helm.charts` strings). */
+  helmChartMappings?: readonly ChartMapping[];
+  /** Pull remote charts that are not in the chart cache (default true). */
+  pullCharts?: boolean;
 }
 
 export interface HelmChartSettings {
@@ -145,6 +154,8 @@ export interface LintResult {
   review?: ReviewSummary;
   /** With a cache: entries found and not found, and why the cache could not be written (if it could not). */
   cache?: { location: string; hits: number; misses: number; writeError?: string };
+  /** Per environment: the HelmReleases that could not be rendered (chart not available, render failed). */
+  notInterpreted?: Record<string, NotInterpretedRelease[]>;
 }
 
 export interface ReviewSummary {
@@ -232,7 +243,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   let pool: ParsePool | undefined;
   // Documents of other kinds are not parsed (the kind pre-scan reads their `kind:` line as text); those of kinds only
   // some rule may look at are parsed when it does.
-  const plan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
+  const rulePlan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
+  // HelmReleases render into objects the rules read, from sources and values the rules do not read.
+  const plan = rulePlan && { ...rulePlan, parse: new Set([...rulePlan.parse, ...HELM_RELEASE_INPUT_KINDS]) };
   const renderKinds = plan && planKinds(plan);
   const lintCache = options.cacheLocation === undefined ? undefined : LintCache.open(path.resolve(cwd, options.cacheLocation), cacheContext(plan, limits));
   // Discovery first, for every argument: the Kustomize roots and charts it finds render (child processes) while the
@@ -329,6 +342,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace });
   }
+  const releases = await expandScopes(cache, scopes, { ...options, limits }, plan && { parse: plan.parse });
+  findings.push(...releases.notes);
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {
     root,
@@ -384,6 +399,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       documents,
       resources: scopes.reduce((n, s) => n + s.resources.length, 0),
     },
+    ...(releases.notInterpreted.size > 0 ? { notInterpreted: Object.fromEntries(releases.notInterpreted) } : {}),
     ...(lintCache ? { cache: { location: lintCache.directory, hits: lintCache.hits, misses: lintCache.misses, ...(cacheWriteError ? { writeError: cacheWriteError } : {}) } } : {}),
   };
 }

@@ -37,6 +37,7 @@ const OPTIONS = {
   'render-timeout': { type: 'string' },
   'skip-missing-renderers': { type: 'boolean' },
   'enable-helm': { type: 'boolean' },
+  'chart-cache': { type: 'string' },
   'follow-symlinks': { type: 'boolean' },
   'parse-all-documents': { type: 'boolean' },
   cache: { type: 'boolean' },
@@ -139,6 +140,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       renderTimeoutMs: renderTimeoutSeconds * 1000,
       skipMissingRenderers: values['skip-missing-renderers'],
       enableHelm: values['enable-helm'] || fromConfig.enableHelm,
+      chartCache: values['chart-cache'] !== undefined ? path.resolve(io.cwd, values['chart-cache']) : fromConfig.chartCache,
       followSymlinks: values['follow-symlinks'],
       parseAllDocuments: values['parse-all-documents'],
       cacheLocation: values.cache || values['cache-location'] !== undefined

@@ -28,6 +28,8 @@ export function configLintOptions(config: ResolvedConfig): Partial<LintOptions> 
     ...(config.kustomizeCommand !== undefined ? { kustomizeCommand: config.kustomizeCommand } : {}),
     ...(config.enableHelm !== undefined ? { enableHelm: config.enableHelm } : {}),
     ...(config.helmChartSettings ? { helmChartSettings: config.helmChartSettings } : {}),
+    ...(config.helmChartMappings ? { helmChartMappings: config.helmChartMappings } : {}),
+    ...(config.chartCache !== undefined ? { chartCache: config.chartCache } : {}),
     ...(config.cluster ? { cluster: config.cluster } : {}),
     suppressions: config.suppressions,
     suppressionBase: config.suppressionBase,

@@ -60,7 +60,8 @@ export interface RawConfig {
     values?: string[];
     release?: string;
     namespace?: string;
-    charts?: Record<string, { values?: string[]; release?: string; namespace?: string }>;
+    charts?: Record<string, { values?: string[]; release?: string; namespace?: string } | string>;
+    chartCache?: string;
   };
   kustomize?: { command?: string; enableHelm?: boolean };
   suppress?: {

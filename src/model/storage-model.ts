@@ -16,7 +16,7 @@ export const MODEL_KINDS: readonly string[] = [
 ];
 
 /** Kinds without a namespace; everything else lands in the scope's default namespace when unset. */
-const CLUSTER_SCOPED = new Set([
+export const CLUSTER_SCOPED = new Set([
   'PersistentVolume', 'StorageClass', 'CSIDriver', 'CSINode', 'Namespace', 'VolumeAttributesClass', 'VolumeSnapshotClass',
   'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PriorityClass', 'Node', 'APIService',
   'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'IngressClass', 'RuntimeClass', 'PodSecurityPolicy',
