@@ -1,8 +1,9 @@
 // The values a HelmRelease gives helm, merged as helm-controller merges them (fluxcd/pkg chartutil
 // `ChartValuesFromReferences`): `valuesFrom` in list order, deep-merged, then inline `spec.values` on top, then the
 // `targetPath` entries, which win over everything. Every scalar keeps where it was written, for locating findings.
-import { parse } from 'yaml';
+import { isMap as isYamlMap, isScalar as isYamlScalar, parse, type Node as YamlNode } from 'yaml';
 import { locate } from '../../locate/locate.js';
+import { inlineFragment } from '../fragment.js';
 import type { JsonPath, Located, Resource } from '../../types.js';
 
 export type Scalar = string | number | boolean | null;
@@ -96,6 +97,25 @@ function objectValue(object: Resource, key: string): { text: string; path: JsonP
   return undefined;
 }
 
+/**
+ * Where a value inside a values text (a ConfigMap's `values.yaml: |`) is written: the line inside the block when the
+ * object is a file of the repository and the text a literal block, else the key that holds the text.
+ */
+function embeddedLocator(object: Resource, textPath: JsonPath): (p: (string | number)[]) => () => Located {
+  const whole = () => locate(object, textPath);
+  // A rendered object's lines are not the repository's, and a Secret's `data` is base64.
+  if (object.locate || (object.kind === 'Secret' && textPath[0] === 'data')) return () => whole;
+  let holder: YamlNode | undefined = object.node;
+  for (const segment of textPath) {
+    holder = isYamlMap(holder) ? (holder.get(segment, true) as YamlNode | undefined) : undefined;
+  }
+  if (!holder || !isYamlScalar(holder)) return () => whole;
+  const fragment = inlineFragment(object.file, holder, object.node);
+  const root = fragment.documents[0]?.node;
+  if (!fragment.exact || !root) return () => whole;
+  return (p) => () => fragment.locate(root, p);
+}
+
 /** SOPS-encrypted Secrets hold ciphertext: their values are not usable. */
 const isEncrypted = (object: Resource) => isMap(object.object?.sops);
 
@@ -124,6 +144,7 @@ export function mergeReleaseValues(release: Resource, namespace: string, objects
       return;
     }
     const at = () => locate(object, found.path);
+    const inside = embeddedLocator(object, found.path);
     if (typeof entry.targetPath === 'string' && entry.targetPath !== '') {
       targetPaths.push({ segments: parseTargetPath(entry.targetPath), value: entry.literal === true ? found.text : typedSetValue(found.text.trim()), at });
       return;
@@ -141,7 +162,7 @@ export function mergeReleaseValues(release: Resource, namespace: string, objects
       return;
     }
     mergeInto(merged, parsed);
-    leavesOf(parsed, [], () => at, written);
+    leavesOf(parsed, [], inside, written);
   });
   if (isMap(spec.values)) {
     mergeInto(merged, spec.values);
