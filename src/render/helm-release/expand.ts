@@ -5,23 +5,20 @@
 // findings in the HelmRelease's values. What cannot be rendered is one note per release, never an error.
 import { createHash } from 'node:crypto';
 import { diagnostic } from '../../engine/diagnostic.js';
-import { DEFAULT_LIMITS, type Limits } from '../../load/limits.js';
-import { deriveResource, parseResources, resourceId, type KindPlan } from '../../load/parse-resources.js';
-import { makeSourceFile } from '../../load/source-file.js';
+import type { Limits } from '../../load/limits.js';
+import type { KindPlan } from '../../load/parse-resources.js';
 import { locate } from '../../locate/locate.js';
-import { CLUSTER_SCOPED } from '../../model/storage-model.js';
-import { helmTemplateLocator } from '../helm-locate.js';
-import { sourcesByDocument } from '../helm-stream.js';
 import { mapPool } from '../pool.js';
 import type { SourceCache } from '../source-cache.js';
-import type { Finding, JsonPath, Located, Resource } from '../../types.js';
-import { cachedChart, pullChart, type PullResult } from './chart-cache.js';
-import { isChartArchive, type ChartMapping } from './chart-reference.js';
-import { postRender, kustomizePostRenderers } from './post-render.js';
+import type { Finding, Located, Resource } from '../../types.js';
+import type { PullResult } from './chart-cache.js';
+import type { ChartMapping } from './chart-reference.js';
+import { obtainChart, type ChartSupply } from './obtain-chart.js';
+import { kustomizePostRenderers } from './post-render.js';
 import { mergeReleaseValues } from './release-values.js';
-import { resolveReleaseChart, type ChartResolution } from './resolve-chart.js';
-import { templateChart, type TemplateResult } from './template-chart.js';
-import { dotted, valuesLocator } from './values-locate.js';
+import { renderChartObjects } from './render-objects.js';
+import { resolveReleaseChart } from './resolve-chart.js';
+import type { TemplateResult } from './template-chart.js';
 
 export const HELM_RELEASE_DIAGNOSTIC = 'pvlint/helm-release';
 
@@ -108,32 +105,14 @@ function lineOf(located: Located): number {
   return located.location.region.startLine;
 }
 
-async function chartPath(resolution: ChartResolution, context: HelmReleaseContext, memo: HelmReleaseMemo): Promise<{ path: string } | { reason: string }> {
-  if (resolution.kind === 'local') return { path: resolution.path };
-  if (resolution.kind === 'unavailable') return { reason: resolution.reason };
-  const chart = resolution.chart;
-  const cached = cachedChart(context.chartCache, chart);
-  if (cached) return { path: cached };
-  if (context.pull === false) return { reason: 'not in the chart cache (pulling is off)' };
-  if (!context.helm) return { reason: 'helm is not installed' };
-  const key = JSON.stringify([chart.repository, chart.chart, chart.version ?? '']);
-  let pulled = memo.pulls.get(key);
-  if (!pulled) {
-    pulled = pullChart(context.helm, context.chartCache, chart, context.timeoutMs);
-    memo.pulls.set(key, pulled);
-  }
-  const result = await pulled;
-  return 'archive' in result ? { path: result.archive } : { reason: result.error };
-}
-
 export async function expandHelmReleases(resources: readonly Resource[], context: HelmReleaseContext): Promise<HelmReleaseExpansion> {
   const releases = resources.filter(isHelmRelease);
   const expansion: HelmReleaseExpansion = { resources: [], notes: [], notInterpreted: [], releases: releases.length, rendered: 0 };
   if (releases.length === 0) return expansion;
   const memo = context.memo ?? new HelmReleaseMemo();
   const objects = context.extraObjects ? [...resources, ...context.extraObjects] : resources;
-  const limits = { ...DEFAULT_LIMITS, ...context.limits };
   const root = context.cache.root;
+  const supply: ChartSupply = { helm: context.helm, chartCache: context.chartCache, chartMappings: context.chartMappings, pull: context.pull, timeoutMs: context.timeoutMs, pulls: memo.pulls };
   const perRelease = await mapPool(releases, context.concurrency ?? 2, async (release) => {
     const spec = release.object?.spec ?? {};
     const namespace = release.namespace ?? context.defaultNamespace ?? 'default';
@@ -152,61 +131,38 @@ export async function expandHelmReleases(resources: readonly Resource[], context
       note(`HelmRelease ${namespace}/${release.name}: chart ${label} ${reason}: ${persistenceCount(merged.values)}`, located);
       return { resources: [] as Resource[], notes, missing: { file: located.location.file, line: lineOf(located), name: `${namespace}/${release.name}`, reason: `chart ${label} ${reason}` } };
     };
-    const chart = await chartPath(request.resolution, context, memo);
+    const chart = await obtainChart(request.resolution, supply);
     if ('reason' in chart) return notRendered(`not available (${chart.reason})`);
     if (!context.helm) return notRendered('not rendered (helm is not installed)');
     for (const problem of merged.problems) note(`HelmRelease ${namespace}/${release.name}: valuesFrom ${problem}; rendered without it`, locate(release, ['spec', 'valuesFrom']), 'Add the key to the object, or mark the valuesFrom entry optional: true if it may be absent.');
-    const releaseName = fluxReleaseName(release);
-    const renderers = kustomizePostRenderers(spec);
     const skipSchema = spec.install?.disableSchemaValidation === true || spec.upgrade?.disableSchemaValidation === true;
-    const key = JSON.stringify([chart.path, releaseName, releaseNamespace, merged.values, skipSchema, renderers]);
-    let rendering = memo.renders.get(key);
-    if (!rendering) {
-      rendering = templateChart({ helm: context.helm, chart: chart.path, release: releaseName, namespace: releaseNamespace, values: merged.values, skipSchemaValidation: skipSchema, timeoutMs: context.timeoutMs, maxOutputBytes: limits.maxRenderOutputBytes });
-      memo.renders.set(key, rendering);
-    }
-    const result = await rendering;
-    if (!result.ok) return notRendered(`not rendered: ${result.error}`);
-    if (result.schemaSkipped && !skipSchema && !memo.schemaNoted.has(chart.path)) {
+    const rendered = await renderChartObjects({
+      cache: context.cache,
+      helm: context.helm,
+      kustomize: context.kustomize,
+      chart: chart.path,
+      label,
+      release: fluxReleaseName(release),
+      namespace: releaseNamespace,
+      values: merged.values,
+      leaves: merged.leaves,
+      chartAt,
+      origin: { file: release.file, docIndex: release.docIndex, note: `rendered by helm from chart ${label} (HelmRelease ${namespace}/${release.name})` },
+      stream: { absPath: `${release.file.absPath}#helmrelease:${namespace}/${release.name}`, path: `${release.file.path} (HelmRelease ${release.name} rendered by helm)` },
+      postRenderers: kustomizePostRenderers(spec),
+      skipSchemaValidation: skipSchema,
+      timeoutMs: context.timeoutMs,
+      limits: context.limits,
+      kinds: context.kinds,
+      renders: memo.renders,
+    });
+    if (!rendered.ok) return notRendered(`not rendered: ${rendered.error}`);
+    if (rendered.schemaSkipped && !skipSchema && !memo.schemaNoted.has(chart.path)) {
       memo.schemaNoted.add(chart.path);
       note(`chart ${label}: its values schema references schemas that cannot be fetched, so it was rendered with --skip-schema-validation (values are not checked against the schema)`, chartAt(), 'Nothing to change in the repository; with network access helm fetches the referenced schemas and checks the values. Set install.disableSchemaValidation to skip the check on purpose.');
     }
-    // Templates by object identity, taken before the post-renderers (kustomize drops comments and reorders).
-    const helmFile = makeSourceFile(`${release.file.absPath}#helmrelease:${namespace}/${release.name}`, `${release.file.path} (HelmRelease ${release.name} rendered by helm)`, result.text);
-    const raw = parseResources(helmFile, limits);
-    const sources = sourcesByDocument(helmFile, raw.documents);
-    const templateOf = new Map(raw.resources.map((r) => [`${r.kind}/${r.namespace ?? ''}/${r.name}`, sources[r.docIndex]]));
-    let text = result.text;
-    if (renderers.length > 0) {
-      const post = await postRender(result.text, renderers, context.kustomize, context.timeoutMs, limits.maxRenderOutputBytes);
-      if (!post.ok) return notRendered(`not rendered: ${post.error}`);
-      text = post.text;
-    }
-    const file = renderers.length > 0 ? makeSourceFile(`${helmFile.absPath}#post-rendered`, helmFile.path, text) : helmFile;
-    const parsed = renderers.length > 0 ? parseResources(file, limits, context.kinds) : raw;
-    for (const d of parsed.diagnostics) note(`HelmRelease ${namespace}/${release.name}: the output of chart ${label} does not parse: ${d.message}`);
-    const chartDir = request.resolution.kind === 'local' && !isChartArchive(request.resolution.path) ? request.resolution.path : undefined;
-    const origin = { renderer: 'helm' as const, file: release.file, docIndex: release.docIndex, note: `rendered by helm from chart ${label} (HelmRelease ${namespace}/${release.name})` };
-    const out = parsed.resources.map((rendered) => {
-      const template = templateOf.get(`${rendered.kind}/${rendered.namespace ?? ''}/${rendered.name}`);
-      let resource = rendered;
-      if (rendered.namespace === undefined && !CLUSTER_SCOPED.has(rendered.kind)) {
-        // helm gives objects without a namespace the release namespace when it applies them.
-        if (rendered.object.metadata && typeof rendered.object.metadata === 'object') rendered.object.metadata.namespace = releaseNamespace;
-        resource = deriveResource(rendered, { namespace: releaseNamespace, id: resourceId(rendered.kind, releaseNamespace, rendered.name) });
-      }
-      const templateName = template ?? 'a template of the chart';
-      const inRepoTemplate = chartDir && template && template.includes('/') ? helmTemplateLocator(context.cache, chartDir, template.slice(template.indexOf('/') + 1), resource) : undefined;
-      const related = (p: JsonPath): Located['related'] => {
-        if (inRepoTemplate) return [{ message: `rendered from chart ${label}, template ${templateName}`, location: inRepoTemplate.locate(p).location }];
-        return [{ message: `rendered from chart ${label}, template ${templateName}`, location: chartAt().location }];
-      };
-      const fallback = (p: JsonPath): Located => ({ ...chartAt(), note: `rendered from chart ${label} (${templateName}); no value of the HelmRelease sets ${dotted(p)}` });
-      resource.origin = origin;
-      resource.locate = valuesLocator(resource, merged.leaves, fallback, related);
-      return resource;
-    });
-    return { resources: out, notes, missing: undefined };
+    for (const message of rendered.parseErrors) note(`HelmRelease ${namespace}/${release.name}: the output of chart ${label} does not parse: ${message}`);
+    return { resources: rendered.resources, notes, missing: undefined };
   });
   for (const r of perRelease) {
     expansion.resources.push(...r.resources);
