@@ -194,4 +194,22 @@ test('a chart that cannot be pulled is one note naming it, and the exit code doe
   assert.match(cli.stdout, /storage-app 1\.2\.3 from http:\/\/127\.0\.0\.1:9\/charts not available/);
 });
 
+test('kustomize helmCharts render with --enable-helm and the real helm; without it, the render error says so', async () => {
+  if (skipWithoutHelm('kustomize helmCharts test')) return;
+  if (!HAS_KUBECTL) {
+    console.warn('\n!!! SKIPPED the kustomize helmCharts test: neither kustomize nor kubectl is on PATH !!!\n');
+    return;
+  }
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-helmcharts-')));
+  mkdirSync(path.join(dir, '.git'));
+  cpSync(path.join(FIXTURES, 'helm-release', 'in-repo', 'charts'), path.join(dir, 'app', 'charts'), { recursive: true });
+  writeFileSync(path.join(dir, 'app', 'kustomization.yaml'), 'namespace: web\nhelmCharts:\n  - name: storage-app\n    releaseName: web\n    valuesInline:\n      replicas: 2\n');
+  const enabled = await run(dir, { enableHelm: true });
+  assert.is(enabled.fatal, false);
+  assert.equal(enabled.findings.filter((f) => f.ruleId === 'rwo-claim-multi-node').map((f) => f.environments), [['app']]);
+  const disabled = await run(dir);
+  assert.is(disabled.fatal, true);
+  assert.match(disabled.findings.find((f) => f.ruleId === 'pvlint/render')!.message, /--enable-helm/);
+});
+
 test.run();
