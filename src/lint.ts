@@ -23,7 +23,7 @@ import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js'
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
 import { renderAll } from './render/render-all.js';
 import type { ChartMapping } from './render/helm-release/chart-reference.js';
-import { HELM_RELEASE_INPUT_KINDS, type NotInterpretedRelease } from './render/helm-release/expand.js';
+import { HELM_RELEASE_INPUT_KINDS, VALUES_SOURCE_KINDS, type NotInterpretedRelease } from './render/helm-release/expand.js';
 import { expandScopes } from './render/helm-release/expand-scopes.js';
 import { SourceCache } from './render/source-cache.js';
 import type { Finding, Region, Resource, SourceFile } from './types.js';
@@ -245,7 +245,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // some rule may look at are parsed when it does.
   const rulePlan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
   // HelmReleases render into objects the rules read, from sources and values the rules do not read.
-  const plan = rulePlan && { ...rulePlan, parse: new Set([...rulePlan.parse, ...HELM_RELEASE_INPUT_KINDS]) };
+  const parse = rulePlan && new Set([...rulePlan.parse, ...HELM_RELEASE_INPUT_KINDS]);
+  const plan = rulePlan && { parse: parse!, defer: new Set([...(rulePlan.defer ?? []), ...VALUES_SOURCE_KINDS.filter((kind) => !parse!.has(kind))]) };
   const renderKinds = plan && planKinds(plan);
   const lintCache = options.cacheLocation === undefined ? undefined : LintCache.open(path.resolve(cwd, options.cacheLocation), cacheContext(plan, limits));
   // Discovery first, for every argument: the Kustomize roots and charts it finds render (child processes) while the
@@ -342,7 +343,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace });
   }
-  const releases = await expandScopes(cache, scopes, { ...options, limits }, plan && { parse: plan.parse });
+  const releases = await expandScopes(cache, scopes, { ...options, limits }, renderKinds && { parse: renderKinds });
   findings.push(...releases.notes);
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {

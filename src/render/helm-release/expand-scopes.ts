@@ -4,13 +4,13 @@
 import os from 'node:os';
 import { UsageError } from '../../load/discover.js';
 import type { Limits } from '../../load/limits.js';
-import type { KindPlan } from '../../load/parse-resources.js';
+import { parseDeferred, type DeferredDocument, type KindPlan } from '../../load/parse-resources.js';
 import { DEFAULT_RENDER_TIMEOUT_MS, helmCommand, kustomizeCommand } from '../render-all.js';
 import type { SourceCache } from '../source-cache.js';
 import type { Finding, Resource } from '../../types.js';
 import { defaultChartCache } from './chart-cache.js';
 import type { ChartMapping } from './chart-reference.js';
-import { expandHelmReleases, HelmReleaseMemo, isHelmRelease, type NotInterpretedRelease } from './expand.js';
+import { expandHelmReleases, HelmReleaseMemo, isHelmRelease, VALUES_SOURCE_KINDS, type NotInterpretedRelease } from './expand.js';
 
 export interface HelmReleaseSettings {
   helmCommand?: string;
@@ -26,7 +26,16 @@ export interface HelmReleaseSettings {
 export interface ExpandableScope {
   name: string;
   resources: Resource[];
+  /** Documents not parsed yet: the ConfigMaps and Secrets `valuesFrom` may name are parsed from here when asked. */
+  deferred?: readonly DeferredDocument[];
   defaultNamespace?: string;
+}
+
+/** The scope's deferred ConfigMaps and Secrets, parsed only when one of its releases has `valuesFrom`. */
+function valuesSources(scope: ExpandableScope, limits: Partial<Limits> | undefined): Resource[] {
+  const wanted = scope.resources.some((r) => isHelmRelease(r) && Array.isArray(r.object?.spec?.valuesFrom) && r.object.spec.valuesFrom.length > 0);
+  if (!wanted || !scope.deferred) return [];
+  return parseDeferred(scope.deferred.filter((d) => (VALUES_SOURCE_KINDS as readonly string[]).includes(d.kind)), limits);
 }
 
 export interface ScopesExpansion {
@@ -63,6 +72,7 @@ export async function expandScopes(cache: SourceCache, scopes: readonly Expandab
       pull: settings.pullCharts,
       environment: scope.name,
       defaultNamespace: scope.defaultNamespace,
+      extraObjects: valuesSources(scope, settings.limits),
       timeoutMs: settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
       limits: settings.limits,
       kinds,

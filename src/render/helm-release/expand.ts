@@ -22,8 +22,11 @@ import type { TemplateResult } from './template-chart.js';
 
 export const HELM_RELEASE_DIAGNOSTIC = 'pvlint/helm-release';
 
-/** Kinds the expansion reads: parse them even when no rule does. */
-export const HELM_RELEASE_INPUT_KINDS = ['HelmRelease', 'HelmRepository', 'OCIRepository', 'GitRepository', 'HelmChart', 'Bucket', 'ConfigMap', 'Secret'] as const;
+/** Kinds the expansion reads: parsed even when no rule reads them. */
+export const HELM_RELEASE_INPUT_KINDS = ['HelmRelease', 'HelmRepository', 'OCIRepository', 'GitRepository', 'HelmChart', 'Bucket'] as const;
+
+/** Kinds `valuesFrom` may name: parsed only when a release asks (deferred), so their syntax errors are not new findings. */
+export const VALUES_SOURCE_KINDS = ['ConfigMap', 'Secret'] as const;
 
 /** Renders shared by every environment of one run: the same release in two environments renders once. */
 export class HelmReleaseMemo {
