@@ -30,6 +30,7 @@ export function configLintOptions(config: ResolvedConfig): Partial<LintOptions> 
     ...(config.helmChartSettings ? { helmChartSettings: config.helmChartSettings } : {}),
     ...(config.helmChartMappings ? { helmChartMappings: config.helmChartMappings } : {}),
     ...(config.chartCache !== undefined ? { chartCache: config.chartCache } : {}),
+    ...(config.pullCharts !== undefined ? { pullCharts: config.pullCharts } : {}),
     ...(config.cluster ? { cluster: config.cluster } : {}),
     suppressions: config.suppressions,
     suppressionBase: config.suppressionBase,

@@ -62,6 +62,7 @@ export interface RawConfig {
     namespace?: string;
     charts?: Record<string, { values?: string[]; release?: string; namespace?: string } | string>;
     chartCache?: string;
+    pullCharts?: boolean;
   };
   kustomize?: { command?: string; enableHelm?: boolean };
   suppress?: {

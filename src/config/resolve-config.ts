@@ -44,6 +44,7 @@ export interface ResolvedConfig {
   helmChartSettings?: (chartDir: string) => HelmChartSettings | undefined;
   helmChartMappings?: ChartMapping[];
   chartCache?: string;
+  pullCharts?: boolean;
   cluster?: ClusterFacts;
   suppressions: SuppressionEntry[];
   /** Directory that suppression paths are relative to. */
@@ -376,6 +377,7 @@ export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<
     ...(config.kustomize?.enableHelm !== undefined ? { enableHelm: config.kustomize.enableHelm } : {}),
     ...(helmChartSettings ? { helmChartSettings } : {}),
     ...(helmChartMappings.length > 0 ? { helmChartMappings } : {}),
+    ...(config.helm?.pullCharts !== undefined ? { pullCharts: config.helm.pullCharts } : {}),
     ...(config.helm?.chartCache !== undefined ? { chartCache: path.resolve(loaded.dir, config.helm.chartCache) } : {}),
     ...(cluster ? { cluster } : {}),
     suppressions,

@@ -191,7 +191,9 @@ test('a chart that cannot be pulled is one note naming it, and the exit code doe
   assert.equal(result.notInterpreted!['.'].map((r) => `${r.file}:${r.line} ${r.name}`), ['apps/release.yaml:14 store/store']);
   const cli = runPvlint(['--chart-cache', cacheDir(), '.'], { cwd: dir, env: { PATH: `${path.dirname(REAL_HELM!)}${path.delimiter}${process.env.PATH}` } });
   assert.is(cli.code, 0, cli.stdout + cli.stderr);
-  assert.match(cli.stdout, /storage-app 1\.2\.3 from http:\/\/127\.0\.0\.1:9\/charts not available/);
+  assert.match(cli.stdout, /storage-app 1\.2\.3 from http:\/\/127\.0\.0\.1:9\/charts not available/);  const offline = runPvlint(['--no-chart-pull', '--format', 'json', '--chart-cache', cacheDir(), '.'], { cwd: dir, env: { PATH: `${path.dirname(REAL_HELM!)}${path.delimiter}${process.env.PATH}` } });
+  assert.is(offline.code, 0);
+  assert.match(JSON.parse(offline.stdout).findings.map((f: Finding) => f.message).join('\n'), /not available \(not in the chart cache \(pulling is off\)\): 2 persistence entries not linted/);
 });
 
 test('kustomize helmCharts render with --enable-helm and the real helm; without it, the render error says so', async () => {
