@@ -124,6 +124,15 @@ async function serveCharts(dir: string): Promise<{ url: string; requests: string
   return { url: `http://127.0.0.1:${port}/charts`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** A chart repository on 127.0.0.1 holding the packaged `storage-app` fixture chart (`helm package`, `helm repo index`). */
+async function servedStorageApp(): Promise<Awaited<ReturnType<typeof serveCharts>>> {
+  const served = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-served-')));
+  execFileSync(REAL_HELM!, ['package', path.join(FIXTURES, 'helm-release', 'in-repo', 'charts', 'storage-app'), '--destination', served], { stdio: 'ignore' });
+  const server = await serveCharts(served);
+  execFileSync(REAL_HELM!, ['repo', 'index', served, '--url', server.url], { stdio: 'ignore' });
+  return server;
+}
+
 function remoteRepo(url: string, version: string): string {
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-remote-')));
   mkdirSync(path.join(dir, '.git'));
@@ -154,10 +163,7 @@ function remoteRepo(url: string, version: string): string {
 
 test('a remote chart is pulled into the cache, then rendered from the cache with the server stopped', async () => {
   if (skipWithoutHelm('remote chart repository test')) return;
-  const served = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-served-')));
-  execFileSync(REAL_HELM!, ['package', path.join(FIXTURES, 'helm-release', 'in-repo', 'charts', 'storage-app'), '--destination', served], { stdio: 'ignore' });
-  const server = await serveCharts(served);
-  execFileSync(REAL_HELM!, ['repo', 'index', served, '--url', server.url], { stdio: 'ignore' });
+  const server = await servedStorageApp();
   const dir = remoteRepo(server.url, '0.1.0');
   const chartCache = cacheDir();
   let first;
@@ -175,6 +181,26 @@ test('a remote chart is pulled into the cache, then rendered from the cache with
   assert.is(server.requests.length, requestsBefore);
   assert.equal(summary(second.findings, 'rwo-claim-multi-node'), ['apps/release.yaml:18 warning']);
   assert.equal(second.findings.filter((f) => f.ruleId === 'pvlint/helm-release'), []);
+});
+
+test('a version range is pulled at every run; offline, the chart it last resolved to renders, with a note', async () => {
+  if (skipWithoutHelm('version range test')) return;
+  const server = await servedStorageApp();
+  const dir = remoteRepo(server.url, '">=0.1.0"');
+  const chartCache = cacheDir();
+  let online;
+  try {
+    online = await run(dir, { chartCache });
+  } finally {
+    await server.close();
+  }
+  assert.equal(summary(online.findings, 'rwo-claim-multi-node'), ['apps/release.yaml:18 warning']);
+  assert.equal(online.findings.filter((f) => f.ruleId === 'pvlint/helm-release'), []);
+  const offline = await run(dir, { chartCache });
+  assert.equal(summary(offline.findings, 'rwo-claim-multi-node'), ['apps/release.yaml:18 warning']);
+  const notes = offline.findings.filter((f) => f.ruleId === 'pvlint/helm-release');
+  assert.equal(notes.map((f) => at(f)), ['apps/release.yaml:14']);
+  assert.match(notes[0].message, /rendered the version an earlier pull resolved >=0\.1\.0 to/);
 });
 
 test('a chart that cannot be pulled is one note naming it, and the exit code does not change', async () => {

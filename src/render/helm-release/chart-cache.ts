@@ -27,8 +27,15 @@ function entryDir(cacheDir: string, chart: RemoteChart): string {
 
 /** The archive of `chart` in the cache, when an earlier pull left it there (exact versions only). */
 export function cachedChart(cacheDir: string, chart: RemoteChart): string | undefined {
-  if (!isExactVersion(chart.version)) return undefined;
-  const dir = entryDir(cacheDir, chart);
+  return isExactVersion(chart.version) ? archiveIn(entryDir(cacheDir, chart)) : undefined;
+}
+
+/** For a version range: the chart the last successful pull resolved it to, for when pulling fails (offline). */
+export function lastRangePull(cacheDir: string, chart: RemoteChart): string | undefined {
+  return isExactVersion(chart.version) ? undefined : archiveIn(entryDir(cacheDir, chart));
+}
+
+function archiveIn(dir: string): string | undefined {
   try {
     const archive = readdirSync(dir).find((name) => name.endsWith('.tgz'));
     return archive ? path.join(dir, archive) : undefined;
@@ -47,12 +54,13 @@ export type PullResult = { archive: string } | { error: string };
 export async function pullChart(helm: readonly string[], cacheDir: string, chart: RemoteChart, timeoutMs: number): Promise<PullResult> {
   const cached = cachedChart(cacheDir, chart);
   if (cached) return { archive: cached };
+  let staging: string;
   try {
     mkdirSync(cacheDir, { recursive: true });
+    staging = mkdtempSync(path.join(cacheDir, '.pull-'));
   } catch (error) {
-    return { error: `the chart cache ${cacheDir} cannot be created: ${(error as Error).message}` };
+    return { error: `the chart cache ${cacheDir} cannot be written: ${(error as Error).message}` };
   }
-  const staging = mkdtempSync(path.join(cacheDir, '.pull-'));
   const helmHome = mkdtempSync(path.join(os.tmpdir(), 'pvlint-helm-home-'));
   try {
     const args = chart.oci
@@ -71,13 +79,10 @@ export async function pullChart(helm: readonly string[], cacheDir: string, chart
     if (result.status !== 'ok') return { error: `helm pull failed: ${cleanRendererMessage(result.stderr, [[`${staging}/`, '']])}` };
     const archive = readdirSync(staging).find((name) => name.endsWith('.tgz'));
     if (!archive) return { error: `helm pull of ${describeRemote(chart)} left no chart archive` };
-    if (!isExactVersion(chart.version)) {
-      // A range resolves anew on every pull: keep the archive for this run only, outside the cache's keyed entries.
-      const kept = mkdtempSync(path.join(os.tmpdir(), 'pvlint-chart-'));
-      renameSync(path.join(staging, archive), path.join(kept, archive));
-      return { archive: path.join(kept, archive) };
-    }
     const dir = entryDir(cacheDir, chart);
+    // A range (or no version) resolves anew at every pull: its entry is replaced each time, and read without a pull
+    // only when pulling fails (see lastRangePull).
+    if (!isExactVersion(chart.version)) rmSync(dir, { recursive: true, force: true });
     writeFileSync(path.join(staging, 'source.json'), `${JSON.stringify({ repository: chart.repository, chart: chart.chart, version: chart.version }, null, 2)}\n`);
     try {
       renameSync(staging, dir);

@@ -137,6 +137,7 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     const chart = await obtainChart(request.resolution, supply);
     if ('reason' in chart) return notRendered(`not available (${chart.reason})`);
     if (!context.helm) return notRendered('not rendered (helm is not installed)');
+    if (chart.stale) note(`HelmRelease ${namespace}/${release.name}: chart ${label}: ${chart.stale}`, chartAt(), 'Nothing to change in the repository; with network access pvlint resolves the range again. Pin an exact version to render the same chart every time.');
     for (const problem of merged.problems) note(`HelmRelease ${namespace}/${release.name}: valuesFrom ${problem}; rendered without it`, locate(release, ['spec', 'valuesFrom']), 'Add the key to the object, or mark the valuesFrom entry optional: true if it may be absent.');
     const skipSchema = spec.install?.disableSchemaValidation === true || spec.upgrade?.disableSchemaValidation === true;
     const rendered = await renderChartObjects({
