@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -59,6 +59,18 @@ test('app-template from the packaged chart: replicas, a missing existingClaim an
   assert.equal(notes.length, 1);
   assert.match(notes[0].message, /app-template 4\.1\.1 .*--skip-schema-validation/);
   assert.is(result.notInterpreted, undefined);
+});
+
+test('a bare chart name mapped to another version than the release asks for renders it, and says so once', async () => {
+  if (skipWithoutHelm('chart version mismatch test')) return;
+  const dir = repoCopy('helm-release/app-template');
+  cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
+  const oci = path.join(dir, 'apps', 'media', 'ocirepository.yaml');
+  writeFileSync(oci, readFileSync(oci, 'utf8').replace('tag: 4.1.1', 'tag: 5.1.0'));
+  const result = await run(dir, { helmChartMappings: [{ reference: 'app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] });
+  assert.equal(summary(result.findings, 'rwo-claim-multi-node'), ['apps/media/helmrelease.yaml:14 error']);
+  const versions = result.findings.filter((f) => f.ruleId === 'pvlint/helm-release' && /maps "app-template"/.test(f.message));
+  assert.equal(versions.map((f) => f.message), ['chart app-template 5.1.0 from oci://ghcr.io/bjw-s-labs/helm/app-template: helm.charts maps "app-template" to a copy of version 4.1.1, so releases asking for 5.1.0 are linted as 4.1.1 renders them']);
 });
 
 test('the CLI reads helm.charts from .pvlint.yaml and exits 1 for the errors', async () => {
@@ -207,7 +219,7 @@ test('a chart that cannot be pulled is one note naming it, and the exit code doe
   if (skipWithoutHelm('unpullable chart test')) return;
   // Nothing listens on port 9 (discard) of the loopback in a test environment: the pull fails fast.
   const dir = remoteRepo('http://127.0.0.1:9/charts', '1.2.3');
-  writeFileSync(path.join(dir, 'apps', 'release.yaml'), `${(await import('node:fs')).readFileSync(path.join(dir, 'apps', 'release.yaml'), 'utf8')}    persistence:\n      data: {enabled: true}\n      cache: {enabled: true}\n      off: {enabled: false}\n`);
+  writeFileSync(path.join(dir, 'apps', 'release.yaml'), `${readFileSync(path.join(dir, 'apps', 'release.yaml'), 'utf8')}    persistence:\n      data: {enabled: true}\n      cache: {enabled: true}\n      off: {enabled: false}\n`);
   const result = await run(dir);
   assert.is(result.fatal, false);
   const notes = result.findings.filter((f) => f.ruleId === 'pvlint/helm-release');

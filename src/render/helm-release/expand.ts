@@ -11,8 +11,9 @@ import { locate } from '../../locate/locate.js';
 import { mapPool } from '../pool.js';
 import type { SourceCache } from '../source-cache.js';
 import type { Finding, Located, Resource } from '../../types.js';
-import type { PullResult } from './chart-cache.js';
 import type { ChartMapping } from './chart-reference.js';
+import { isExactVersion, type PullResult } from './chart-cache.js';
+import { localChartVersion } from './chart-version.js';
 import { obtainChart, type ChartSupply } from './obtain-chart.js';
 import { kustomizePostRenderers } from './post-render.js';
 import { mergeReleaseValues } from './release-values.js';
@@ -34,6 +35,9 @@ export class HelmReleaseMemo {
   readonly pulls = new Map<string, Promise<PullResult>>();
   /** Charts whose schema was skipped and already said so. */
   readonly schemaNoted = new Set<string>();
+  /** Versions of mapped local charts, and the (chart, requested version) pairs already noted as different. */
+  readonly versions = new Map<string, Promise<string | undefined>>();
+  readonly versionNoted = new Set<string>();
 }
 
 export interface HelmReleaseContext {
@@ -137,6 +141,20 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     const chart = await obtainChart(request.resolution, supply);
     if ('reason' in chart) return notRendered(`not available (${chart.reason})`);
     if (!context.helm) return notRendered('not rendered (helm is not installed)');
+    const mapped = request.resolution.kind === 'local' ? request.resolution.mapped : undefined;
+    if (mapped?.version && isExactVersion(mapped.version)) {
+      let version = memo.versions.get(chart.path);
+      if (!version) {
+        version = localChartVersion(context.helm, chart.path, context.timeoutMs);
+        memo.versions.set(chart.path, version);
+      }
+      const vendored = await version;
+      const key = JSON.stringify([chart.path, mapped.version]);
+      if (vendored && vendored.replace(/^v/, '') !== mapped.version.replace(/^v/, '') && !memo.versionNoted.has(key)) {
+        memo.versionNoted.add(key);
+        note(`chart ${label}: helm.charts maps "${mapped.reference}" to a copy of version ${vendored}, so releases asking for ${mapped.version} are linted as ${vendored} renders them`, chartAt(), `Map "${mapped.reference}@${mapped.version}" to a copy of that version to lint what the cluster runs.`);
+      }
+    }
     if (chart.stale) note(`HelmRelease ${namespace}/${release.name}: chart ${label}: ${chart.stale}`, chartAt(), 'Nothing to change in the repository; with network access pvlint resolves the range again. Pin an exact version to render the same chart every time.');
     for (const problem of merged.problems) note(`HelmRelease ${namespace}/${release.name}: valuesFrom ${problem}; rendered without it`, locate(release, ['spec', 'valuesFrom']), 'Add the key to the object, or mark the valuesFrom entry optional: true if it may be absent.');
     const skipSchema = spec.install?.disableSchemaValidation === true || spec.upgrade?.disableSchemaValidation === true;

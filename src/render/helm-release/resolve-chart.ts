@@ -9,7 +9,7 @@ import type { JsonPath, Resource } from '../../types.js';
 
 export type ChartResolution =
   /** A chart directory or archive on disk; `label` names it in messages. */
-  | { kind: 'local'; path: string; label: string; inRepository: boolean }
+  | { kind: 'local'; path: string; label: string; inRepository: boolean; mapped?: { reference: string; version?: string } }
   | { kind: 'remote'; chart: RemoteChart; label: string }
   | { kind: 'unavailable'; label: string; reason: string };
 
@@ -31,7 +31,7 @@ function findSource(objects: readonly Resource[], ref: unknown, namespace: strin
 
 function remote(chart: RemoteChart, mappings: readonly ChartMapping[]): ChartResolution {
   const mapped = mappedChart(mappings, chart);
-  if (mapped) return { kind: 'local', path: mapped.path, label: describeRemote(chart), inRepository: false };
+  if (mapped) return { kind: 'local', path: mapped.path, label: describeRemote(chart), inRepository: false, mapped: { reference: mapped.reference, version: chart.version } };
   return { kind: 'remote', chart, label: describeRemote(chart) };
 }
 
@@ -68,7 +68,7 @@ function chartOfSpec(spec: Record<string, any>, namespace: string, objects: read
   if (!source) {
     // The source may be defined in another environment or only in the cluster; a mapped chart name still works.
     const mapped = mappedChart(mappings, { repository: '', chart: name, version, oci: false });
-    if (mapped && ref.kind !== 'GitRepository' && ref.kind !== 'Bucket') return { kind: 'local', path: mapped.path, label, inRepository: false };
+    if (mapped && ref.kind !== 'GitRepository' && ref.kind !== 'Bucket') return { kind: 'local', path: mapped.path, label, inRepository: false, mapped: { reference: mapped.reference, version } };
     return { kind: 'unavailable', label: `${label} from ${refText}`, reason: `${refText} is not in the repository` };
   }
   switch (source.kind) {
