@@ -127,7 +127,7 @@ spec: {bucketName: charts}
   const missing = resolveReleaseChart(release, 'apps', [], [], '/repo').resolution;
   assert.equal(missing, { kind: 'unavailable', label: 'app 1.2.3 from HelmRepository charts', reason: 'HelmRepository charts is not in the repository' });
   // A name mapping still applies when the source lives elsewhere.
-  assert.equal(resolveReleaseChart(release, 'apps', [], [{ reference: 'app@1.2.3', path: '/vendor/app' }], '/repo').resolution, { kind: 'local', path: '/vendor/app', label: 'app 1.2.3', inRepository: false });
+  assert.equal(resolveReleaseChart(release, 'apps', [], [{ reference: 'app@1.2.3', path: '/vendor/app' }], '/repo').resolution, { kind: 'local', path: '/vendor/app', label: 'app 1.2.3', inRepository: false, mapped: { reference: 'app@1.2.3', version: '1.2.3' } });
 });
 
 test('value matching: same value and key, context from names and labels, numbers only with a resembling key', () => {

@@ -71,6 +71,8 @@ test('a bare chart name mapped to another version than the release asks for rend
   assert.equal(summary(result.findings, 'rwo-claim-multi-node'), ['apps/media/helmrelease.yaml:14 error']);
   const versions = result.findings.filter((f) => f.ruleId === 'pvlint/helm-release' && /maps "app-template"/.test(f.message));
   assert.equal(versions.map((f) => f.message), ['chart app-template 5.1.0 from oci://ghcr.io/bjw-s-labs/helm/app-template: helm.charts maps "app-template" to a copy of version 4.1.1, so releases asking for 5.1.0 are linted as 4.1.1 renders them']);
+  // Both notes at the chart line survive the merge of findings: they are different notes.
+  assert.equal(result.findings.filter((f) => f.ruleId === 'pvlint/helm-release').map((f) => `${at(f)} ${f.messageId}`).sort(), ['apps/media/helmrelease.yaml:10 schema-skipped', 'apps/media/helmrelease.yaml:10 version-differs']);
 });
 
 test('the CLI reads helm.charts from .pvlint.yaml and exits 1 for the errors', async () => {

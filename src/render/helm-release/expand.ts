@@ -33,11 +33,10 @@ export const VALUES_SOURCE_KINDS = ['ConfigMap', 'Secret'] as const;
 export class HelmReleaseMemo {
   readonly renders = new Map<string, Promise<TemplateResult>>();
   readonly pulls = new Map<string, Promise<PullResult>>();
-  /** Charts whose schema was skipped and already said so. */
-  readonly schemaNoted = new Set<string>();
-  /** Versions of mapped local charts, and the (chart, requested version) pairs already noted as different. */
+  /** Notes said once per run (a chart's skipped schema, a mapped copy of another version), by key. */
+  readonly noted = new Set<string>();
+  /** Versions of mapped local charts. */
   readonly versions = new Map<string, Promise<string | undefined>>();
-  readonly versionNoted = new Set<string>();
 }
 
 export interface HelmReleaseContext {
@@ -128,15 +127,24 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     const chartAt = (): Located => locate(release, request.chartPath);
     const merged = mergeReleaseValues(release, namespace, objects);
     const notes: Finding[] = [];
-    const note = (message: string, located = chartAt(), fix?: string) => {
+    // Notes said once per chart, keyed: kept per release and emitted in release order after the pool, so which
+    // release carries them does not depend on which render finished first.
+    const once: { key: string; finding: Finding }[] = [];
+    // Each kind of note has its own messageId: notes at one chart line are merged only with the same note from
+    // another environment, never with a different one.
+    const note = (messageId: string, message: string, located = chartAt(), fix?: string) => {
       const finding = diagnostic(HELM_RELEASE_DIAGNOSTIC, message, located.location, 'note', [context.environment]);
-      notes.push(fix ? { ...finding, fix } : finding);
+      notes.push({ ...finding, messageId, ...(fix ? { fix } : {}) });
+    };
+    const noteOnce = (key: string, ...args: Parameters<typeof note>) => {
+      note(...args);
+      once.push({ key, finding: notes.pop()! });
     };
     const label = request.resolution.label;
     const notRendered = (reason: string) => {
       const located = chartAt();
-      note(`HelmRelease ${namespace}/${release.name}: chart ${label} ${reason}: ${persistenceCount(merged.values)}`, located);
-      return { resources: [] as Resource[], notes, missing: { file: located.location.file, line: lineOf(located), name: `${namespace}/${release.name}`, reason: `chart ${label} ${reason}` } };
+      note('not-rendered', `HelmRelease ${namespace}/${release.name}: chart ${label} ${reason}: ${persistenceCount(merged.values)}`, located);
+      return { resources: [] as Resource[], notes, once, missing: { file: located.location.file, line: lineOf(located), name: `${namespace}/${release.name}`, reason: `chart ${label} ${reason}` } };
     };
     const chart = await obtainChart(request.resolution, supply);
     if ('reason' in chart) return notRendered(`not available (${chart.reason})`);
@@ -149,14 +157,12 @@ export async function expandHelmReleases(resources: readonly Resource[], context
         memo.versions.set(chart.path, version);
       }
       const vendored = await version;
-      const key = JSON.stringify([chart.path, mapped.version]);
-      if (vendored && vendored.replace(/^v/, '') !== mapped.version.replace(/^v/, '') && !memo.versionNoted.has(key)) {
-        memo.versionNoted.add(key);
-        note(`chart ${label}: helm.charts maps "${mapped.reference}" to a copy of version ${vendored}, so releases asking for ${mapped.version} are linted as ${vendored} renders them`, chartAt(), `Map "${mapped.reference}@${mapped.version}" to a copy of that version to lint what the cluster runs.`);
+      if (vendored && vendored.replace(/^v/, '') !== mapped.version.replace(/^v/, '')) {
+        noteOnce(`version:${JSON.stringify([chart.path, mapped.version])}`, 'version-differs', `chart ${label}: helm.charts maps "${mapped.reference}" to a copy of version ${vendored}, so releases asking for ${mapped.version} are linted as ${vendored} renders them`, chartAt(), `Map "${mapped.reference}@${mapped.version}" to a copy of that version to lint what the cluster runs.`);
       }
     }
-    if (chart.stale) note(`HelmRelease ${namespace}/${release.name}: chart ${label}: ${chart.stale}`, chartAt(), 'Nothing to change in the repository; with network access pvlint resolves the range again. Pin an exact version to render the same chart every time.');
-    for (const problem of merged.problems) note(`HelmRelease ${namespace}/${release.name}: valuesFrom ${problem}; rendered without it`, locate(release, ['spec', 'valuesFrom']), 'Add the key to the object, or mark the valuesFrom entry optional: true if it may be absent.');
+    if (chart.stale) note('range-offline', `HelmRelease ${namespace}/${release.name}: chart ${label}: ${chart.stale}`, chartAt(), 'Nothing to change in the repository; with network access pvlint resolves the range again. Pin an exact version to render the same chart every time.');
+    for (const problem of merged.problems) note('values-from', `HelmRelease ${namespace}/${release.name}: valuesFrom ${problem}; rendered without it`, locate(release, ['spec', 'valuesFrom']), 'Add the key to the object, or mark the valuesFrom entry optional: true if it may be absent.');
     const skipSchema = spec.install?.disableSchemaValidation === true || spec.upgrade?.disableSchemaValidation === true;
     const rendered = await renderChartObjects({
       cache: context.cache,
@@ -179,16 +185,20 @@ export async function expandHelmReleases(resources: readonly Resource[], context
       renders: memo.renders,
     });
     if (!rendered.ok) return notRendered(`not rendered: ${rendered.error}`);
-    if (rendered.schemaSkipped && !skipSchema && !memo.schemaNoted.has(chart.path)) {
-      memo.schemaNoted.add(chart.path);
-      note(`chart ${label}: its values schema references schemas that cannot be fetched, so it was rendered with --skip-schema-validation (values are not checked against the schema)`, chartAt(), 'Nothing to change in the repository; with network access helm fetches the referenced schemas and checks the values. Set install.disableSchemaValidation to skip the check on purpose.');
+    if (rendered.schemaSkipped && !skipSchema) {
+      noteOnce(`schema:${chart.path}`, 'schema-skipped', `chart ${label}: its values schema references schemas that cannot be fetched, so it was rendered with --skip-schema-validation (values are not checked against the schema)`, chartAt(), 'Nothing to change in the repository; with network access helm fetches the referenced schemas and checks the values. Set install.disableSchemaValidation to skip the check on purpose.');
     }
-    for (const message of rendered.parseErrors) note(`HelmRelease ${namespace}/${release.name}: the output of chart ${label} does not parse: ${message}`);
-    return { resources: rendered.resources, notes, missing: undefined };
+    for (const message of rendered.parseErrors) note('output-parse', `HelmRelease ${namespace}/${release.name}: the output of chart ${label} does not parse: ${message}`);
+    return { resources: rendered.resources, notes, once, missing: undefined };
   });
   for (const r of perRelease) {
     expansion.resources.push(...r.resources);
     expansion.notes.push(...r.notes);
+    for (const { key, finding } of r.once) {
+      if (memo.noted.has(key)) continue;
+      memo.noted.add(key);
+      expansion.notes.push(finding);
+    }
     if (r.missing) expansion.notInterpreted.push(r.missing);
     else expansion.rendered++;
   }
