@@ -34,8 +34,11 @@ function mergeInto(target: Record<string, unknown>, source: Record<string, unkno
   }
 }
 
-/** Scalars of `value`, each with its path below `prefix`. */
-function leavesOf(value: unknown, prefix: (string | number)[], at: (p: (string | number)[]) => () => Located, out: ValueLeaf[]): void {
+/**
+ * Scalars of `value`, each with its path below `prefix` and where it is written (`at(path)`): how values of any
+ * source (an Argo CD Application's `helm.valuesObject`, a kustomization's `valuesInline`) become locatable leaves.
+ */
+export function leavesOf(value: unknown, prefix: (string | number)[], at: (p: (string | number)[]) => () => Located, out: ValueLeaf[]): void {
   if (Array.isArray(value)) value.forEach((item, i) => leavesOf(item, [...prefix, i], at, out));
   else if (isMap(value)) for (const [key, item] of Object.entries(value)) leavesOf(item, [...prefix, key], at, out);
   else if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out.push({ path: prefix, value: value as Scalar, locate: at(prefix) });
