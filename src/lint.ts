@@ -26,6 +26,9 @@ import type { NotInterpreted } from './gitops/not-interpreted.js';
 import type { GitopsOptions } from './gitops/gitops-options.js';
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
 import { renderAll } from './render/render-all.js';
+import type { ChartMapping } from './render/helm-release/chart-reference.js';
+import { HELM_RELEASE_INPUT_KINDS, VALUES_SOURCE_KINDS, type NotInterpretedRelease } from './render/helm-release/expand.js';
+import { expandScopes } from './render/helm-release/expand-scopes.js';
 import { SourceCache } from './render/source-cache.js';
 import type { RemovedObject } from './model/removed-objects.js';
 import type { Finding, Region, Resource, SourceFile } from './types.js';
@@ -110,6 +113,12 @@ export interface LintOptions {
    * them, so the command line wins), release and namespace (when `helmRelease` / `helmNamespace` are not given).
    */
   helmChartSettings?: (chartDir: string) => HelmChartSettings | undefined;
+  /** Directory of pulled remote charts (`--chart-cache`); default `${XDG_CACHE_HOME:-~/.cache}/pvlint/charts`. */
+  chartCache?: string;
+  /** Chart references mapped to local chart directories or archives (the configuration's `helm.charts` strings). */
+  helmChartMappings?: readonly ChartMapping[];
+  /** Pull remote charts that are not in the chart cache (default true). */
+  pullCharts?: boolean;
 }
 
 export interface HelmChartSettings {
@@ -249,7 +258,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   let pool: ParsePool | undefined;
   // Documents of other kinds are not parsed (the kind pre-scan reads their `kind:` line as text); those of kinds only
   // some rule may look at are parsed when it does.
-  const plan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
+  const rulePlan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
+  // HelmReleases render into objects the rules read, from sources and values the rules do not read.
+  const parse = rulePlan && new Set([...rulePlan.parse, ...HELM_RELEASE_INPUT_KINDS]);
+  const plan = rulePlan && { parse: parse!, defer: new Set([...(rulePlan.defer ?? []), ...VALUES_SOURCE_KINDS.filter((kind) => !parse!.has(kind))]) };
   const renderKinds = plan && planKinds(plan);
   const lintCache = options.cacheLocation === undefined ? undefined : LintCache.open(path.resolve(cwd, options.cacheLocation), cacheContext(plan, limits));
   // Discovery first, for every argument: the Kustomize roots and charts it finds render (child processes) while the
@@ -369,8 +381,14 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     if (cluster.resources.length === 0) continue;
     scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [], ...(cluster.facts ? { cluster: cluster.facts } : {}), wholeCluster: rendersEverything(cluster) });
   }
+  // HelmReleases render in every environment, GitOps clusters included; those that cannot render stay listed.
+  const releases = await expandScopes(cache, scopes, { ...options, limits }, renderKinds && { parse: renderKinds });
+  findings.push(...releases.notes);
+  const notInterpreted = notInterpretedAfterHelm(gitops.clusters, scopes, releases.notInterpreted);
+  for (const s of scopes) if (s.wholeCluster !== undefined) s.wholeCluster = !notInterpreted.some((entry) => entry.environment === s.name && (entry.chart || entry.kind === 'HelmRelease'));
   // Classes a claim needs that another environment defines are assumed to exist, and said so.
   const clusterWide = borrowClusterWide(scopes, new Set((options.cluster?.storageClasses ?? []).map((c) => c.name)));
+  const notInterpretedAll = [...notInterpreted, ...[...clusterWide.values()].flatMap((b) => b.assumptions)];
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {
     root,
@@ -423,7 +441,6 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     fatal: merged.some((f) => FATAL_DIAGNOSTICS.has(f.ruleId)),
     scopes: scopes.map((s) => ({ name: s.name, kind: s.kind, files: s.files, resources: s.resources.length })),
     root,
-    notInterpreted: [...gitops.clusters.flatMap((c) => c.notInterpreted), ...[...clusterWide.values()].flatMap((b) => b.assumptions)],
     stats: {
       files: scopes.reduce((n, s) => n + s.files, 0),
       documents,
@@ -431,6 +448,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       templates: templateFiles.length,
     },
     templateFiles: templateFiles.sort(),
+    ...(notInterpretedAll.length > 0 ? { notInterpreted: notInterpretedAll } : {}),
     ...(lintCache ? { cache: { location: lintCache.directory, hits: lintCache.hits, misses: lintCache.misses, ...(cacheWriteError ? { writeError: cacheWriteError } : {}) } } : {}),
   };
 }
@@ -438,4 +456,31 @@ export async function lint(options: LintOptions): Promise<LintResult> {
 function isWithin(dir: string, file: string): boolean {
   const relative = path.relative(dir, path.resolve(dir, file));
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * The not-interpreted list once HelmReleases were rendered: a cluster's HelmRelease entries give way to what the
+ * Helm step says of each release (rendered: nothing; not rendered: why), in every environment.
+ */
+function notInterpretedAfterHelm(clusters: readonly { name: string; notInterpreted: NotInterpreted[] }[], scopes: readonly Scope[], releases: ReadonlyMap<string, NotInterpretedRelease[]>): NotInterpreted[] {
+  const expanded = new Set(scopes.map((s) => s.name));
+  const unrendered = new Map([...releases].flatMap(([environment, list]) => list.map((release): [string, { environment: string; release: NotInterpretedRelease; listed: boolean }] => [`${environment}\0${release.name}`, { environment, release, listed: false }])));
+  const entries: NotInterpreted[] = [];
+  for (const cluster of clusters) {
+    for (const entry of cluster.notInterpreted) {
+      if (!(expanded.has(cluster.name) && entry.kind === 'HelmRelease')) {
+        entries.push(entry);
+        continue;
+      }
+      // The cluster's entry keeps its chart and identity; the Helm step says why it did not render (or it did).
+      const left = unrendered.get(`${cluster.name}\0${entry.name}`);
+      if (!left) continue;
+      left.listed = true;
+      entries.push({ ...entry, reason: left.release.reason });
+    }
+  }
+  for (const { environment, release, listed } of unrendered.values()) {
+    if (!listed) entries.push({ environment, file: release.file, line: release.line, kind: 'HelmRelease', name: release.name, reason: release.reason });
+  }
+  return entries;
 }

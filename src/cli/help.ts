@@ -21,6 +21,9 @@ Options:
   -q, --quiet                      text format: show errors only
       --kustomize-command <cmd>    render Kustomize roots with this command (default: kustomize build, else kubectl kustomize)
       --enable-helm                pass --enable-helm to kustomize (kustomizations with helmCharts); off by default
+      --chart-cache <dir>          where charts of HelmReleases are pulled to and rendered from offline
+                                   (default: $XDG_CACHE_HOME/pvlint/charts, else ~/.cache/pvlint/charts)
+      --no-chart-pull              never run helm pull: render only charts of the repository, helm.charts and the cache
       --follow-symlinks            follow symbolic links that lead out of the repository (each target once)
       --parse-all-documents        parse every document, also those of kinds no rule reads (reports their YAML
                                    syntax errors too; slower on repos full of CRDs and dashboards)

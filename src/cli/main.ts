@@ -37,6 +37,8 @@ const OPTIONS = {
   'render-timeout': { type: 'string' },
   'skip-missing-renderers': { type: 'boolean' },
   'enable-helm': { type: 'boolean' },
+  'chart-cache': { type: 'string' },
+  'no-chart-pull': { type: 'boolean' },
   'follow-symlinks': { type: 'boolean' },
   'parse-all-documents': { type: 'boolean' },
   cache: { type: 'boolean' },
@@ -139,6 +141,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       renderTimeoutMs: renderTimeoutSeconds * 1000,
       skipMissingRenderers: values['skip-missing-renderers'],
       enableHelm: values['enable-helm'] || fromConfig.enableHelm,
+      chartCache: values['chart-cache'] !== undefined ? path.resolve(io.cwd, values['chart-cache']) : fromConfig.chartCache,
+      pullCharts: values['no-chart-pull'] ? false : fromConfig.pullCharts,
       followSymlinks: values['follow-symlinks'],
       parseAllDocuments: values['parse-all-documents'],
       cacheLocation: values.cache || values['cache-location'] !== undefined

@@ -60,7 +60,9 @@ export interface RawConfig {
     values?: string[];
     release?: string;
     namespace?: string;
-    charts?: Record<string, { values?: string[]; release?: string; namespace?: string }>;
+    charts?: Record<string, { values?: string[]; release?: string; namespace?: string } | string>;
+    chartCache?: string;
+    pullCharts?: boolean;
   };
   kustomize?: { command?: string; enableHelm?: boolean };
   clusters?: Record<string, { entries: string[]; cluster?: RawConfig['cluster'] }>;

@@ -19,6 +19,7 @@ import type { Support } from '../model/provisioners.js';
 import { BUILTIN_RULES, CHANGE_RULES } from '../registry.js';
 import { defaultChangeRuleSettings, type ChangeRuleSetting } from '../review/run-change-rules.js';
 import { kustomizeCommand } from '../render/render-all.js';
+import { isChartArchive, type ChartMapping } from '../render/helm-release/chart-reference.js';
 import type { JsonPath, RuleModule, Severity, SourceFile } from '../types.js';
 import { expandRuleFiles, idPosition, loadRuleFiles } from './custom-rules.js';
 import type { LoadedConfig, RawConfig, RuleEntry, SeverityName, SupportValue } from './load-config.js';
@@ -42,6 +43,9 @@ export interface ResolvedConfig {
   kustomizeCommand?: string;
   enableHelm?: boolean;
   helmChartSettings?: (chartDir: string) => HelmChartSettings | undefined;
+  helmChartMappings?: ChartMapping[];
+  chartCache?: string;
+  pullCharts?: boolean;
   cluster?: ClusterFacts;
   /** `clusters:` and `gitops:` (see GitopsOptions). */
   gitops?: GitopsOptions;
@@ -304,6 +308,8 @@ function resolveHelm(context: Context): ((chartDir: string) => HelmChartSettings
   const charts = new Map<string, HelmChartSettings>();
   for (const [chart, settings] of Object.entries(helm.charts ?? {})) {
     const at = keyPath(context, ['helm', 'charts'], chart);
+    // A string maps a chart reference to a local copy (resolveChartMappings).
+    if (typeof settings === 'string') continue;
     const chartDir = path.resolve(dir, chart);
     if (!existsSync(path.join(chartDir, 'Chart.yaml'))) problemAt(context, at, `"${chart}" is not a chart directory (no Chart.yaml; paths are relative to the configuration file)`);
     charts.set(chartDir, {
@@ -314,6 +320,21 @@ function resolveHelm(context: Context): ((chartDir: string) => HelmChartSettings
   }
   const fallback: HelmChartSettings = { values: common, release: helm.release, namespace: helm.namespace };
   return (chartDir) => charts.get(path.resolve(chartDir)) ?? fallback;
+}
+
+/** `helm.charts` entries whose value is a path: chart references mapped to local chart directories or archives. */
+function resolveChartMappings(context: Context): ChartMapping[] {
+  const charts = context.loaded.value.helm?.charts ?? {};
+  const mappings: ChartMapping[] = [];
+  for (const [reference, target] of Object.entries(charts)) {
+    if (typeof target !== 'string') continue;
+    const absolute = path.resolve(context.loaded.dir, target);
+    if (!existsSync(path.join(absolute, 'Chart.yaml')) && !(existsSync(absolute) && isChartArchive(absolute))) {
+      problemAt(context, [...keyPath(context, ['helm', 'charts'], reference)], `"${target}" is neither a chart directory nor a chart archive (.tgz); paths are relative to the configuration file`);
+    }
+    mappings.push({ reference, path: absolute });
+  }
+  return mappings;
 }
 
 function resolveKustomize(context: Context): string | undefined {
@@ -351,6 +372,7 @@ export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<
   const helmChartSettings = resolveHelm(context);
   const kustomize = resolveKustomize(context);
   const gitops = resolveGitops(context, (raw, at) => resolveCluster(context, raw, at));
+  const helmChartMappings = resolveChartMappings(context);
   if (context.problems.length > 0) {
     const order = (p: ConfigProblem) => [p.file === loaded.document.source.path ? 0 : 1, p.line, p.column] as const;
     const sorted = [...context.problems].sort((a, b) => {
@@ -372,6 +394,9 @@ export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<
     ...(kustomize !== undefined ? { kustomizeCommand: kustomize } : {}),
     ...(config.kustomize?.enableHelm !== undefined ? { enableHelm: config.kustomize.enableHelm } : {}),
     ...(helmChartSettings ? { helmChartSettings } : {}),
+    ...(helmChartMappings.length > 0 ? { helmChartMappings } : {}),
+    ...(config.helm?.pullCharts !== undefined ? { pullCharts: config.helm.pullCharts } : {}),
+    ...(config.helm?.chartCache !== undefined ? { chartCache: path.resolve(loaded.dir, config.helm.chartCache) } : {}),
     ...(cluster ? { cluster } : {}),
     ...(gitops ? { gitops } : {}),
     suppressions,

@@ -24,6 +24,8 @@ export interface KustomizeRenderOptions {
   /** `['kustomize', 'build']` or `['kubectl', 'kustomize']`; the directory is appended. */
   command: readonly string[];
   enableHelm: boolean;
+  /** With `enableHelm`: the helm binary kustomize runs (`--helm-command`); kustomize's default (`helm`) when unset. */
+  helmCommand?: string;
   timeoutMs: number;
   cache: SourceCache;
   /** Output size and document limits (defaults: DEFAULT_LIMITS). */
@@ -76,7 +78,12 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
         `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n${field}:\n  - ${JSON.stringify(relative)}\nbuildMetadata: [originAnnotations]\n`,
       );
     }
-    const argv = [...options.command, wrapped ? wrapper : realDir, ...(options.enableHelm ? ['--enable-helm'] : []), ...(options.loadRestrictorNone ? ['--load-restrictor', 'LoadRestrictionsNone'] : [])];
+    const argv = [
+      ...options.command,
+      wrapped ? wrapper : realDir,
+      ...(options.enableHelm ? ['--enable-helm', ...(options.helmCommand ? ['--helm-command', options.helmCommand] : [])] : []),
+      ...(options.loadRestrictorNone ? ['--load-restrictor', 'LoadRestrictionsNone'] : []),
+    ];
     const maxOutputBytes = options.limits?.maxRenderOutputBytes ?? DEFAULT_LIMITS.maxRenderOutputBytes;
     const renderKey = options.lintCache && !options.wrapper && !options.loadRestrictorNone
       ? kustomizeRenderKey(cache, { dir: realDir, command: options.command, enableHelm: options.enableHelm, defaultCommand: options.defaultCommand ?? false })

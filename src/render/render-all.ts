@@ -74,6 +74,12 @@ export function helmCommand(setting: string | undefined): string[] | undefined {
   return findOnPath('helm') ? ['helm'] : undefined;
 }
 
+/** kustomize takes one binary for `--helm-command`, not a command line: a configured helm with arguments is not passed. */
+function kustomizeHelmCommand(setting: string | undefined): string | undefined {
+  const argv = setting === undefined ? [] : splitCommand(setting);
+  return argv.length === 1 ? argv[0] : undefined;
+}
+
 interface Job {
   kind: 'kustomize' | 'helm';
   dir: string;
@@ -127,7 +133,7 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
   const limit = settings.concurrency ?? (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
   const renderJob = (job: Job) =>
       job.kind === 'kustomize'
-        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, timeoutMs, cache, limits: settings.limits, kinds: settings.relevantKinds && { parse: settings.relevantKinds }, lintCache: settings.lintCache, defaultCommand: settings.kustomizeCommand === undefined })
+        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, helmCommand: kustomizeHelmCommand(settings.helmCommand), timeoutMs, cache, limits: settings.limits, kinds: settings.relevantKinds && { parse: settings.relevantKinds }, lintCache: settings.lintCache, defaultCommand: settings.kustomizeCommand === undefined })
         : renderChart(job.dir, {
             command: commands.helm!,
             values: [...(settings.helmChartSettings?.(job.dir)?.values ?? []), ...values],

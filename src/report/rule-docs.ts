@@ -80,6 +80,16 @@ export const DIAGNOSTIC_DOCS: readonly RuleDoc[] = [
     'Environments were skipped because their renderer is not installed.',
     'With --skip-missing-renderers, Kustomize roots or Helm charts whose renderer (kustomize/kubectl, helm) is not on PATH are left out instead of failing the run; their storage objects were not linted.',
   ),
+  {
+    ...diagnosticDoc(
+      'pvlint/helm-release',
+      'A Flux HelmRelease was not rendered, or was rendered with a caveat.',
+      'pvlint renders each HelmRelease with the real helm (chart from the repository, the helm.charts mapping, the chart cache, or pulled) and lints the objects it produces. ' +
+        'When the chart cannot be had or the render fails, one note per release says so and counts what its values would have produced; the exit code does not change. ' +
+        'A chart whose values schema references URLs that cannot be fetched is rendered with --skip-schema-validation, and a note says so once per chart.',
+    ),
+    severity: 'note',
+  },
   diagnosticDoc(
     'pvlint/rule-crash',
     'A rule failed with an internal error.',

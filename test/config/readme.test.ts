@@ -53,6 +53,7 @@ test('the README example is valid as written (with the files it names)', async (
     'helm/values-common.yaml': '{}\n',
     'charts/payments/Chart.yaml': 'apiVersion: v2\nname: payments\nversion: 0.1.0\n',
     'charts/payments/values-prod.yaml': '{}\n',
+    'vendor/app-template-4.1.1.tgz': '',
   });
   mkdirSync(path.join(dir, 'pvlint-rules'));
   copyFileSync(path.join(PROJECT_ROOT, 'examples', 'custom-rules', 'rules', 'prod-storage-class.ts'), path.join(dir, 'pvlint-rules', 'prod-storage-class.ts'));
@@ -64,6 +65,8 @@ test('the README example is valid as written (with the files it names)', async (
   assert.is(config.suppressions.length, 2);
   const chart = config.helmChartSettings!(path.join(dir, 'charts', 'payments'));
   assert.equal(chart, { values: [path.join(dir, 'helm', 'values-common.yaml'), path.join(dir, 'charts', 'payments', 'values-prod.yaml')], release: 'payments', namespace: 'payments' });
+  assert.equal(config.helmChartMappings, [{ reference: 'oci://ghcr.io/bjw-s-labs/helm/app-template@4.1.1', path: path.join(dir, 'vendor', 'app-template-4.1.1.tgz') }]);
+  assert.is(config.chartCache, path.join(dir, '.cache', 'pvlint-charts'));
   writeFileSync(path.join(dir, 'unused.txt'), '');
 });
 

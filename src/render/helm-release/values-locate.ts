@@ -1,0 +1,107 @@
+// Helm keeps no link from a rendered field to the value that set it, so a finding on an object rendered from a
+// HelmRelease is traced back by comparing the field with the scalars of the release's values:
+// - a candidate value equals the field (or, for a map or list field, one of its scalars; or the field's own key, as
+//   `type: emptyDir` produces `emptyDir:`);
+// - its key resembles the field's key (`replicas` ↔ `replicas`, `storageClass` ↔ `storageClassName`);
+// - its path names things the rendered object is about: the object's name and labels, and the `name` of each list
+//   item along the field's path (a volume `data` ↔ `persistence.data`, a controller label `main` ↔ `controllers.main`).
+// Numbers, booleans and short strings match only with a resembling key, so a `2` elsewhere is never taken for a
+// replica count. The best-scoring candidate wins; none → the HelmRelease's chart line. Limits: a value transformed by
+// a template (`size: 1Gi` rendered as `storage: 1Gi` matches; `{{ .Values.x | upper }}` does not), or spelled
+// differently in the values, is not found, and two equally good candidates are told apart only by their order.
+import type { JsonPath, Located, Resource } from '../../types.js';
+import { valueAt, type Scalar, type ValueLeaf } from './release-values.js';
+
+const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isScalar = (v: unknown): v is Scalar => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+/** The scalars a field stands for: itself, or the scalars directly inside it. */
+function fieldScalars(field: unknown): Scalar[] {
+  if (isScalar(field)) return [field];
+  if (Array.isArray(field)) return field.filter(isScalar);
+  if (isMap(field)) return Object.values(field).filter(isScalar);
+  return [];
+}
+
+/** Names the object and the field's path are about. */
+function contextNames(object: any, p: JsonPath): Set<string> {
+  const names = new Set<string>();
+  const add = (v: unknown) => {
+    if (typeof v === 'string' && v.length > 0) {
+      names.add(v.toLowerCase());
+      for (const part of v.toLowerCase().split(/[-_.]/)) if (part.length > 1) names.add(part);
+    }
+  };
+  add(object?.metadata?.name);
+  for (const v of Object.values(isMap(object?.metadata?.labels) ? object.metadata.labels : {})) add(v);
+  for (let i = 1; i <= p.length; i++) {
+    const node = valueAt(object, p.slice(0, i));
+    if (isMap(node)) add(node.name);
+  }
+  return names;
+}
+
+const normalize = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+
+/** 3: same key; 2: one contains the other; 0: unrelated. */
+function keyResemblance(leafKey: string | undefined, fieldKey: string | undefined): number {
+  if (leafKey === undefined || fieldKey === undefined) return 0;
+  const a = normalize(leafKey);
+  const b = normalize(fieldKey);
+  if (a === b) return 3;
+  if (a.length >= 4 && b.length >= 4 && (a.includes(b) || b.includes(a))) return 2;
+  return 0;
+}
+
+const sameScalar = (a: Scalar, b: Scalar) => a === b || (a !== null && b !== null && typeof a !== typeof b && String(a) === String(b));
+const distinctive = (v: Scalar) => typeof v === 'string' && v.length >= 3;
+
+export interface ValueMatch {
+  leaf: ValueLeaf;
+  score: number;
+}
+
+/** The values leaf that most likely set the field at `p` of `object`, if any does. */
+export function matchValue(leaves: readonly ValueLeaf[], object: any, p: JsonPath): ValueMatch | undefined {
+  const field = valueAt(object, p);
+  const scalars = fieldScalars(field);
+  const fieldKey = [...p].reverse().find((s): s is string => typeof s === 'string');
+  const context = contextNames(object, p);
+  let best: ValueMatch | undefined;
+  for (const leaf of leaves) {
+    const leafKey = [...leaf.path].reverse().find((s): s is string => typeof s === 'string');
+    const resemblance = keyResemblance(leafKey, fieldKey);
+    const equal = scalars.some((s) => sameScalar(s, leaf.value));
+    // `type: emptyDir` in the values becomes an `emptyDir:` key in the object.
+    const namesField = typeof leaf.value === 'string' && fieldKey !== undefined && normalize(leaf.value) === normalize(fieldKey) && !isScalar(field);
+    const inContext = leaf.path.filter((s) => typeof s === 'string' && context.has(s.toLowerCase())).length;
+    let score: number;
+    if (equal && (resemblance > 0 || distinctive(leaf.value))) score = 10 + resemblance * 4 + inContext * 3;
+    else if (namesField) score = 8 + inContext * 3;
+    else if (field === undefined && resemblance === 3 && inContext > 0) score = 4 + inContext * 3;
+    else continue;
+    if (!best || score > best.score) best = { leaf, score };
+  }
+  return best;
+}
+
+export function dotted(p: readonly (string | number)[]): string {
+  return p.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+/**
+ * A locator for an object rendered from a release: the values that set the field, else `fallback` (the chart line),
+ * with `related` (the template) always attached.
+ */
+export function valuesLocator(resource: Resource, leaves: readonly ValueLeaf[], fallback: (p: JsonPath) => Located, related: (p: JsonPath) => Located['related']): (p: JsonPath) => Located {
+  return (p) => {
+    const match = matchValue(leaves, resource.object, p);
+    const extra = related(p) ?? [];
+    if (match) {
+      const located = match.leaf.locate();
+      return { ...located, related: [...(located.related ?? []), ...extra], note: `the value ${dotted(match.leaf.path)} sets ${dotted(p)} (matched by value and key; Helm keeps no line mapping)` };
+    }
+    const located = fallback(p);
+    return { ...located, related: [...(located.related ?? []), ...extra] };
+  };
+}

@@ -1,0 +1,256 @@
+// Flux HelmReleases rendered with the real helm: app-template from the packaged chart mapped through
+// `helm.charts`, a chart directory of the repository (GitRepository), a chart pulled from a chart repository served
+// on 127.0.0.1 into the cache and rendered from there with the server stopped, a chart that cannot be pulled.
+// Every finding is asserted at the line a user edits.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { lint, type LintOptions } from '../../src/lint.js';
+import { findOnPath } from '../../src/render/executables.js';
+import { defaultRuleSettings } from '../../src/registry.js';
+import { REAL_HELM, skipWithoutHelm } from '../helpers/real-helm.js';
+import { runPvlint } from '../helpers/spawn.js';
+import { at, copyFixture, FIXTURES } from './helpers.js';
+import type { Finding } from '../../src/types.js';
+
+const test = suite('HelmReleases rendered with the real helm');
+const APP_TEMPLATE = path.join(FIXTURES, 'helm-release', 'charts', 'app-template-4.1.1.tgz');
+const HAS_KUBECTL = Boolean(findOnPath('kubectl') || findOnPath('kustomize'));
+
+/** A copy of a fixture that is its own repository root (a `.git` directory), so chart paths resolve from it. */
+function repoCopy(relative: string): string {
+  const dir = copyFixture(relative);
+  mkdirSync(path.join(dir, '.git'));
+  return dir;
+}
+
+const cacheDir = () => realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-chart-cache-')));
+
+function run(dir: string, extra: Partial<LintOptions> = {}) {
+  return lint({ paths: ['.'], cwd: dir, root: dir, rules: defaultRuleSettings(), helmCommand: REAL_HELM, chartCache: cacheDir(), ...extra });
+}
+
+const summary = (findings: readonly Finding[], rule: string) => findings.filter((f) => f.ruleId === rule).map((f) => `${at(f)} ${f.severity}`);
+
+test('app-template from the packaged chart: replicas, a missing existingClaim and a database on emptyDir, at their values', async () => {
+  if (skipWithoutHelm('app-template HelmRelease test')) return;
+  const dir = repoCopy('helm-release/app-template');
+  cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
+  const result = await run(dir, { helmChartMappings: [{ reference: 'oci://ghcr.io/bjw-s-labs/helm/app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] });
+  assert.is(result.fatal, false);
+  // controllers.jellyfin.replicas: 2 on the ReadWriteOnce claim jellyfin-config.
+  assert.equal(summary(result.findings, 'rwo-claim-multi-node'), ['apps/media/helmrelease.yaml:14 error']);
+  // persistence.media.existingClaim names no claim (a note: the cluster may hold it).
+  assert.equal(summary(result.findings, 'pod-missing-pvc'), ['apps/media/helmrelease.yaml:26 note']);
+  // persistence.data.type: emptyDir under the PostgreSQL controller.
+  assert.equal(summary(result.findings, 'database-ephemeral-data'), ['apps/media/helmrelease.yaml:51 error']);
+  const replicas = result.findings.find((f) => f.ruleId === 'rwo-claim-multi-node')!;
+  assert.match(replicas.message, /Deployment "jellyfin" runs 2 replicas/);
+  assert.ok(replicas.related.some((r) => /rendered from chart app-template 4\.1\.1 from oci:\/\/ghcr\.io\/bjw-s-labs\/helm\/app-template, template app-template\/templates\/common\.yaml/.test(r.message)));
+  // The claim the release mounts is the repository's claim: it resolved, so no missing-claim finding names it.
+  assert.not.ok(result.findings.some((f) => f.ruleId === 'pod-missing-pvc' && /jellyfin-config/.test(f.message)));
+  // The chart's schema references URLs: rendered without schema validation, said once for the chart.
+  const notes = result.findings.filter((f) => f.ruleId === 'pvlint/helm-release');
+  assert.equal(notes.length, 1);
+  assert.match(notes[0].message, /app-template 4\.1\.1 .*--skip-schema-validation/);
+  assert.is(result.notInterpreted, undefined);
+});
+
+test('a bare chart name mapped to another version than the release asks for renders it, and says so once', async () => {
+  if (skipWithoutHelm('chart version mismatch test')) return;
+  const dir = repoCopy('helm-release/app-template');
+  cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
+  const oci = path.join(dir, 'apps', 'media', 'ocirepository.yaml');
+  writeFileSync(oci, readFileSync(oci, 'utf8').replace('tag: 4.1.1', 'tag: 5.1.0'));
+  const result = await run(dir, { helmChartMappings: [{ reference: 'app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] });
+  assert.equal(summary(result.findings, 'rwo-claim-multi-node'), ['apps/media/helmrelease.yaml:14 error']);
+  const versions = result.findings.filter((f) => f.ruleId === 'pvlint/helm-release' && /maps "app-template"/.test(f.message));
+  assert.equal(versions.map((f) => f.message), ['chart app-template 5.1.0 from oci://ghcr.io/bjw-s-labs/helm/app-template: helm.charts maps "app-template" to a copy of version 4.1.1, so releases asking for 5.1.0 are linted as 4.1.1 renders them']);
+  // Both notes at the chart line survive the merge of findings: they are different notes.
+  assert.equal(result.findings.filter((f) => f.ruleId === 'pvlint/helm-release').map((f) => `${at(f)} ${f.messageId}`).sort(), ['apps/media/helmrelease.yaml:10 schema-skipped', 'apps/media/helmrelease.yaml:10 version-differs']);
+});
+
+test('the CLI reads helm.charts from .pvlint.yaml and exits 1 for the errors', async () => {
+  if (skipWithoutHelm('app-template CLI test')) return;
+  const dir = copyFixture('helm-release');
+  mkdirSync(path.join(dir, '.git'));
+  // The configuration is found from the working directory up; its paths are relative to it.
+  const run = runPvlint(['--format', 'json', '--chart-cache', cacheDir(), '.'], { cwd: path.join(dir, 'app-template'), env: { PATH: `${path.dirname(REAL_HELM!)}${path.delimiter}${process.env.PATH}` } });
+  assert.is(run.code, 1, run.stderr);
+  const findings = JSON.parse(run.stdout).findings as any[];
+  const places = findings.filter((f) => !f.ruleId.startsWith('pvlint/')).map((f) => `${f.ruleId} ${f.location.file}:${f.location.startLine}`).sort();
+  assert.equal(places, [
+    'database-ephemeral-data app-template/apps/media/helmrelease.yaml:51',
+    'pod-missing-pvc app-template/apps/media/helmrelease.yaml:26',
+    'rwo-claim-multi-node app-template/apps/media/helmrelease.yaml:14',
+  ]);
+});
+
+test('a chart directory of the repository (GitRepository), valuesFrom a ConfigMap and a postRenderer patch, offline', async () => {
+  if (skipWithoutHelm('in-repository chart HelmRelease test')) return;
+  if (!HAS_KUBECTL) {
+    console.warn('\n!!! SKIPPED the postRenderer test: neither kustomize nor kubectl is on PATH !!!\n');
+    return;
+  }
+  const dir = repoCopy('helm-release/in-repo');
+  const result = await run(dir);
+  assert.is(result.fatal, false);
+  const release = (f: Finding) => f.environments.includes('.');
+  // replicas: 3 comes from the ConfigMap's values.yaml: the finding is at that line inside the block.
+  assert.equal(summary(result.findings.filter(release), 'rwo-claim-multi-node'), ['apps/shop/values.yaml:9 error']);
+  const replicas = result.findings.find((f) => f.ruleId === 'rwo-claim-multi-node' && release(f))!;
+  assert.match(replicas.message, /Deployment "shop" runs 3 replicas/);
+  // Related: the template of the repository's chart.
+  assert.ok(replicas.related.some((r) => r.location.file === 'charts/storage-app/templates/deployment.yaml' && r.location.region.startLine === 6));
+  // The postRenderer added a PostgreSQL container on an emptyDir: no value sets it, so it is at the chart line.
+  assert.equal(summary(result.findings.filter(release), 'database-ephemeral-data'), ['apps/shop/helmrelease.yaml:10 error']);
+  // The inline `claim.size: 5Gi` won over the chart default and reached the claim.
+  const claims: string[] = [];
+  await lint({
+    paths: ['.'], cwd: dir, root: dir, rules: defaultRuleSettings(), helmCommand: REAL_HELM, chartCache: cacheDir(),
+    onScope: (scope) => {
+      if (scope.name === '.') for (const pvc of scope.model.ofKind('PersistentVolumeClaim')) claims.push(`${pvc.namespace}/${pvc.name} ${pvc.object.spec.resources.requests.storage}`);
+    },
+  });
+  assert.equal(claims, ['shop/shop-data 5Gi']);
+});
+
+/** A static file server on 127.0.0.1 for a chart repository made with `helm package` and `helm repo index`. */
+async function serveCharts(dir: string): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    const file = path.join(dir, decodeURIComponent((req.url ?? '/').split('?')[0]).replace(/^\/charts\//, ''));
+    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200);
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/charts`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A chart repository on 127.0.0.1 holding the packaged `storage-app` fixture chart (`helm package`, `helm repo index`). */
+async function servedStorageApp(): Promise<Awaited<ReturnType<typeof serveCharts>>> {
+  const served = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-served-')));
+  execFileSync(REAL_HELM!, ['package', path.join(FIXTURES, 'helm-release', 'in-repo', 'charts', 'storage-app'), '--destination', served], { stdio: 'ignore' });
+  const server = await serveCharts(served);
+  execFileSync(REAL_HELM!, ['repo', 'index', served, '--url', server.url], { stdio: 'ignore' });
+  return server;
+}
+
+function remoteRepo(url: string, version: string): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-remote-')));
+  mkdirSync(path.join(dir, '.git'));
+  mkdirSync(path.join(dir, 'apps'));
+  writeFileSync(path.join(dir, 'apps', 'release.yaml'), [
+    'apiVersion: source.toolkit.fluxcd.io/v1',
+    'kind: HelmRepository',
+    'metadata: {name: local-charts, namespace: flux-system}',
+    `spec: {url: "${url}"}`,
+    '---',
+    'apiVersion: helm.toolkit.fluxcd.io/v2',
+    'kind: HelmRelease',
+    'metadata:',
+    '  name: store',
+    '  namespace: store',
+    'spec:',
+    '  chart:',
+    '    spec:',
+    '      chart: storage-app',
+    `      version: ${version}`,
+    '      sourceRef: {kind: HelmRepository, name: local-charts, namespace: flux-system}',
+    '  values:',
+    '    replicas: 4',
+    '',
+  ].join('\n'));
+  return dir;
+}
+
+test('a remote chart is pulled into the cache, then rendered from the cache with the server stopped', async () => {
+  if (skipWithoutHelm('remote chart repository test')) return;
+  const server = await servedStorageApp();
+  const dir = remoteRepo(server.url, '0.1.0');
+  const chartCache = cacheDir();
+  let first;
+  try {
+    first = await run(dir, { chartCache });
+  } finally {
+    await server.close();
+  }
+  assert.ok(server.requests.some((r) => r.endsWith('storage-app-0.1.0.tgz')), `the chart was downloaded: ${server.requests.join(', ')}`);
+  // A warning: the claim's class is not in the repository, so how its driver attaches is unknown.
+  assert.equal(summary(first.findings, 'rwo-claim-multi-node'), ['apps/release.yaml:18 warning']);
+  assert.equal(readdirSync(chartCache).filter((name) => !name.startsWith('.')).length, 1);
+  const requestsBefore = server.requests.length;
+  const second = await run(dir, { chartCache });
+  assert.is(server.requests.length, requestsBefore);
+  assert.equal(summary(second.findings, 'rwo-claim-multi-node'), ['apps/release.yaml:18 warning']);
+  assert.equal(second.findings.filter((f) => f.ruleId === 'pvlint/helm-release'), []);
+});
+
+test('a version range is pulled at every run; offline, the chart it last resolved to renders, with a note', async () => {
+  if (skipWithoutHelm('version range test')) return;
+  const server = await servedStorageApp();
+  const dir = remoteRepo(server.url, '">=0.1.0"');
+  const chartCache = cacheDir();
+  let online;
+  try {
+    online = await run(dir, { chartCache });
+  } finally {
+    await server.close();
+  }
+  assert.equal(summary(online.findings, 'rwo-claim-multi-node'), ['apps/release.yaml:18 warning']);
+  assert.equal(online.findings.filter((f) => f.ruleId === 'pvlint/helm-release'), []);
+  const offline = await run(dir, { chartCache });
+  assert.equal(summary(offline.findings, 'rwo-claim-multi-node'), ['apps/release.yaml:18 warning']);
+  const notes = offline.findings.filter((f) => f.ruleId === 'pvlint/helm-release');
+  assert.equal(notes.map((f) => at(f)), ['apps/release.yaml:14']);
+  assert.match(notes[0].message, /rendered the version an earlier pull resolved >=0\.1\.0 to/);
+});
+
+test('a chart that cannot be pulled is one note naming it, and the exit code does not change', async () => {
+  if (skipWithoutHelm('unpullable chart test')) return;
+  // Nothing listens on port 9 (discard) of the loopback in a test environment: the pull fails fast.
+  const dir = remoteRepo('http://127.0.0.1:9/charts', '1.2.3');
+  writeFileSync(path.join(dir, 'apps', 'release.yaml'), `${readFileSync(path.join(dir, 'apps', 'release.yaml'), 'utf8')}    persistence:\n      data: {enabled: true}\n      cache: {enabled: true}\n      off: {enabled: false}\n`);
+  const result = await run(dir);
+  assert.is(result.fatal, false);
+  const notes = result.findings.filter((f) => f.ruleId === 'pvlint/helm-release');
+  assert.equal(notes.map((f) => `${at(f)} ${f.severity}`), ['apps/release.yaml:14 note']);
+  assert.match(notes[0].message, /^HelmRelease store\/store: chart storage-app 1\.2\.3 from http:\/\/127\.0\.0\.1:9\/charts not available \(helm pull failed: .*\): 2 persistence entries not linted$/);
+  assert.equal((result.notInterpreted ?? []).map((r) => `${r.environment} ${r.kind} ${r.file}:${r.line} ${r.name}`), ['. HelmRelease apps/release.yaml:14 store/store']);
+  const cli = runPvlint(['--chart-cache', cacheDir(), '.'], { cwd: dir, env: { PATH: `${path.dirname(REAL_HELM!)}${path.delimiter}${process.env.PATH}` } });
+  assert.is(cli.code, 0, cli.stdout + cli.stderr);
+  assert.match(cli.stdout, /storage-app 1\.2\.3 from http:\/\/127\.0\.0\.1:9\/charts not available/);  const offline = runPvlint(['--no-chart-pull', '--format', 'json', '--chart-cache', cacheDir(), '.'], { cwd: dir, env: { PATH: `${path.dirname(REAL_HELM!)}${path.delimiter}${process.env.PATH}` } });
+  assert.is(offline.code, 0);
+  assert.match(JSON.parse(offline.stdout).findings.map((f: Finding) => f.message).join('\n'), /not available \(not in the chart cache \(pulling is off\)\): 2 persistence entries not linted/);
+});
+
+test('kustomize helmCharts render with --enable-helm and the real helm; without it, the render error says so', async () => {
+  if (skipWithoutHelm('kustomize helmCharts test')) return;
+  if (!HAS_KUBECTL) {
+    console.warn('\n!!! SKIPPED the kustomize helmCharts test: neither kustomize nor kubectl is on PATH !!!\n');
+    return;
+  }
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-helmcharts-')));
+  mkdirSync(path.join(dir, '.git'));
+  cpSync(path.join(FIXTURES, 'helm-release', 'in-repo', 'charts'), path.join(dir, 'app', 'charts'), { recursive: true });
+  writeFileSync(path.join(dir, 'app', 'kustomization.yaml'), 'namespace: web\nhelmCharts:\n  - name: storage-app\n    releaseName: web\n    valuesInline:\n      replicas: 2\n');
+  const enabled = await run(dir, { enableHelm: true });
+  assert.is(enabled.fatal, false);
+  assert.equal(enabled.findings.filter((f) => f.ruleId === 'rwo-claim-multi-node').map((f) => f.environments), [['app']]);
+  const disabled = await run(dir);
+  assert.is(disabled.fatal, true);
+  assert.match(disabled.findings.find((f) => f.ruleId === 'pvlint/render')!.message, /--enable-helm/);
+});
+
+test.run();
