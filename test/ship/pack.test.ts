@@ -28,7 +28,7 @@ pack.before(() => {
 pack('the tarball holds the built code, schemas and rule docs, and no tests or sources', () => {
   const files = runOk('tar', ['-tzf', tarball]).stdout.split('\n').filter(Boolean);
   const has = (name: string) => files.includes(`package/${name}`);
-  for (const name of ['package.json', 'README.md', 'dist/src/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'schemas/report.schema.json']) {
+  for (const name of ['package.json', 'README.md', 'LICENSE', 'dist/src/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'schemas/report.schema.json']) {
     assert.ok(has(name), `${name} missing from the tarball`);
   }
   const ruleDocs = readdirSync(path.join(PROJECT_ROOT, 'docs', 'rules')).filter((f) => f.endsWith('.md'));
@@ -37,6 +37,15 @@ pack('the tarball holds the built code, schemas and rule docs, and no tests or s
   assert.ok(files.some((f) => f.startsWith('package/dist/rules/')), 'dist/rules missing from the tarball');
   assert.not.ok(files.some((f) => f.startsWith('package/dist/test/') || f.startsWith('package/src/') || f.startsWith('package/test/')));
   assert.not.ok(files.some((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), 'TypeScript sources in the tarball');
+});
+
+pack('LICENSE: the Apache License 2.0 that package.json names, in full', () => {
+  const pkgLicense = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).license;
+  assert.is(pkgLicense, 'Apache-2.0');
+  const text = readFileSync(path.join(installDir, 'node_modules', 'pvlint', 'LICENSE'), 'utf8');
+  assert.match(text, /^\s*Apache License\s+Version 2\.0, January 2004/);
+  assert.match(text, /END OF TERMS AND CONDITIONS/);
+  assert.ok(text.length > 10_000, 'the full text, not a notice');
 });
 
 pack('package.json: bin, exports, types and engines point at files that exist', () => {
