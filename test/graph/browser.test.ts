@@ -19,7 +19,8 @@ import { PROJECT_ROOT } from '../helpers/paths.js';
 import { runPvlint } from '../helpers/spawn.js';
 import { HAS_KUSTOMIZE } from '../render/helpers.js';
 import { NASTY_NAMES, nastyGraph, SHOP } from './fixtures.js';
-import { CHROMIUM, graphOf, MERMAID_JS, warnSkipped } from './helpers.js';
+import { requires } from '../helpers/requires.js';
+import { CHROMIUM, graphOf, MERMAID_JS } from './helpers.js';
 import { decodePng } from './png.js';
 
 const browser = suite('graph: browser');
@@ -59,11 +60,8 @@ function count(text: string, needle: string): number {
   return text.split(needle).length - 1;
 }
 
-function skipped(): boolean {
-  if (CHROMIUM) return false;
-  warnSkipped('browser tests of the graph HTML and Mermaid', 'chromium is not installed', 'apt-get install chromium (.ci/run does this)');
-  return true;
-}
+const NO_CHROMIUM = ['chromium is not installed', 'apt-get install chromium (.ci/run does this)'] as const;
+const withChromium = (what: string) => requires(browser, CHROMIUM !== undefined, `${what} (browser test of pvlint graph)`, ...NO_CHROMIUM);
 
 function assertDrawn(run: Run, graphs: readonly EnvironmentGraph[]): void {
   assert.equal(run.console, [], 'no console message');
@@ -79,8 +77,7 @@ function assertDrawn(run: Run, graphs: readonly EnvironmentGraph[]): void {
   assert.is(count(run.dom, '<li class="finding '), findings, 'every finding listed');
 }
 
-browser('the console capture works: a probe page\'s error and uncaught exception are seen', () => {
-  if (skipped()) return;
+withChromium('console capture')('the console capture works: a probe page\'s error and uncaught exception are seen', () => {
   const probe = path.join(work, 'probe.html');
   writeFileSync(probe, '<!DOCTYPE html><html><body><script>console.error("probe-error-1"); throw new Error("probe-throw-2");</script></body></html>');
   const run = open(probe);
@@ -88,8 +85,7 @@ browser('the console capture works: a probe page\'s error and uncaught exception
   assert.ok(run.console.some((line) => line.includes('Uncaught Error: probe-throw-2')), run.stderr.slice(-2000));
 });
 
-browser('HTML: every node, edge, rule label and finding of an environment is drawn; no console message', () => {
-  if (skipped()) return;
+withChromium('HTML drawing')('HTML: every node, edge, rule label and finding of an environment is drawn; no console message', () => {
   const graphs = [graphOf(SHOP), nastyGraph()];
   const file = path.join(work, 'shop.html');
   writeFileSync(file, toHtml(graphs, { toolVersion: 'test' }));
@@ -102,12 +98,8 @@ browser('HTML: every node, edge, rule label and finding of an environment is dra
   assert.not.match(readFileSync(file, 'utf8'), /\b(src|href)="(https?:)?\/\//);
 });
 
-browser('HTML of the examples\' prod overlay: drawn, and the screenshot shows the picture with its red finding edges', () => {
-  if (skipped()) return;
-  if (!HAS_KUSTOMIZE) {
-    warnSkipped('browser test of the prod overlay picture', 'neither kustomize nor kubectl is on PATH', 'install kubectl');
-    return;
-  }
+(HAS_KUSTOMIZE ? withChromium('prod overlay screenshot') : requires(browser, false, 'browser test of the prod overlay picture', 'neither kustomize nor kubectl is on PATH', 'install kubectl'))(
+  'HTML of the examples\' prod overlay: drawn, and the screenshot shows the picture with its red finding edges', () => {
   const file = path.join(work, 'prod.html');
   const cli = runPvlint(['graph', PROD, '--format', 'html', '--output', file], { cwd: PROJECT_ROOT });
   assert.is(cli.code, 0, cli.stderr);
@@ -154,16 +146,15 @@ browser('the README\'s picture is a screenshot of this page (docs/graph/prod-sto
   assert.ok(readme.includes('](docs/graph/prod-storage.png)'), 'the README shows it');
 });
 
-browser('Mermaid itself renders pvlint\'s Mermaid text, and every name comes back as written', () => {
-  if (skipped()) return;
-  if (!MERMAID_JS) {
-    warnSkipped(
+(MERMAID_JS
+  ? withChromium('Mermaid rendering')
+  : requires(
+      browser,
+      false,
       'rendering the Mermaid text with Mermaid',
       'no mermaid.min.js (MERMAID_JS, or ~/.cache/pvlint-ci/mermaid from .ci/run)',
       'run .ci/run once, or: npm pack mermaid@11 and set MERMAID_JS to package/dist/mermaid.min.js',
-    );
-    return;
-  }
+    ))('Mermaid itself renders pvlint\'s Mermaid text, and every name comes back as written', () => {
   const graphs = [graphOf(SHOP), nastyGraph(), { environment: 'empty', kind: 'manifests' as const, nodes: [], edges: [], namespaces: [], findings: [] }];
   const diagrams = graphs.map((g) => toMermaid(g, { title: true }));
   if (HAS_KUSTOMIZE) {
@@ -172,7 +163,7 @@ browser('Mermaid itself renders pvlint\'s Mermaid text, and every name comes bac
     diagrams.push(prod.stdout);
   }
   const page = `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre id="result">pending</pre>
-<script>${readFileSync(MERMAID_JS, 'utf8').replace(/<\/script/gi, '<\\/script')}</script>
+<script>${readFileSync(MERMAID_JS!, 'utf8').replace(/<\/script/gi, '<\\/script')}</script>
 <script>
 const diagrams = ${JSON.stringify(diagrams).replace(/</g, '\\u003c')};
 (async () => {

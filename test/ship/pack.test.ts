@@ -1,7 +1,7 @@
 // The npm package as a user gets it: `npm pack` of the built tree, installed into an empty directory with nothing
 // else, runs `npx pvlint` on a copy of examples/ and exposes the public API (JavaScript and types).
 import { expectedMarkers } from '../helpers/rule-tester.js';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -95,6 +95,16 @@ pack('npx pvlint --version, rules and explain work from the install', () => {
   assert.is(runOk('npx', ['--no', '--', 'pvlint', '--version'], { cwd: installDir }).stdout.trim(), pkg.version);
   assert.match(runOk('npx', ['--no', '--', 'pvlint', 'rules'], { cwd: installDir }).stdout, /pod-missing-pvc/);
   assert.match(runOk('npx', ['--no', '--', 'pvlint', 'explain', 'pod-missing-pvc'], { cwd: installDir }).stdout, /pod-missing-pvc/);
+});
+
+pack('npx pvlint init in the project writes a $schema path that resolves to the installed schema', () => {
+  const init = run('npx', ['--no', '--', 'pvlint', 'init'], { cwd: installDir });
+  assert.is(init.code, 0, init.output);
+  const text = readFileSync(path.join(installDir, '.pvlint.yaml'), 'utf8');
+  const schema = /^# yaml-language-server: \$schema=(\S+)$/m.exec(text)?.[1];
+  assert.is(schema, './node_modules/pvlint/schemas/config.schema.json');
+  assert.ok(existsSync(path.join(installDir, schema!)));
+  rmSync(path.join(installDir, '.pvlint.yaml'));
 });
 
 pack("the public API: `import { lint, defineRule } from 'pvlint'` in JavaScript", () => {

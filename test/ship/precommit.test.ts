@@ -1,7 +1,7 @@
 // The pre-commit hook with the real pre-commit: `pre-commit try-repo <pvlint> pvlint --all-files` in a temporary
 // git repository of manifests. pvlint is a snapshot of this working tree as a clean git repository, because
 // try-repo on a dirty tree copies only tracked changes (untracked new files would be missing). pre-commit then
-// installs the hook as for any user: `npm install` in its clone, `npm pack` (whose prepack builds dist/), global
+// installs the hook as for any user: `npm install` in its clone, `npm pack` (whose prepare builds dist/), global
 // install of the tarball. Skipped, loudly, when pre-commit is not installed; .ci/run installs it.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -54,7 +54,7 @@ precommit('the manifest: hook pvlint, language node, whole repo, manifests only,
   // pre-commit reads the tarball name from `npm pack`'s stdout: the prepack build must not print there.
   assert.match(readFileSync(path.join(PROJECT_ROOT, '.npmrc'), 'utf8'), /^foreground-scripts=false$/m);
   const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
-  assert.ok(pkg.scripts.prepack, 'no prepack script: pre-commit would install a package without dist/');
+  assert.ok(pkg.scripts.prepare, 'no prepare script: pre-commit and git installs would get a package without dist/');
 });
 
 if (!commandExists('pre-commit') || !commandExists('git')) {
