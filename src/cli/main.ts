@@ -260,7 +260,16 @@ async function listRules(io: CliIO, format: Format, rest: string[], rules: reado
 async function explain(io: CliIO, rest: string[], rules: readonly RuleDescription[]): Promise<number> {
   if (rest.length !== 1) return usage(io, "'pvlint explain' takes one rule id, e.g. 'pvlint explain rwo-claim-multi-node'");
   const rule = rules.find((r) => r.id === rest[0]) ?? rules.find((r) => r.meta.catalogueId?.toLowerCase() === rest[0].toLowerCase());
-  if (!rule) return usage(io, `unknown rule "${rest[0]}"; 'pvlint rules' lists them`);
+  if (!rule) {
+    // pvlint's own diagnostics (pvlint/render, …): a report can contain them, so explain serves them too.
+    const { diagnosticPageText, findDiagnosticDoc } = await import('../docs/diagnostic-page.js');
+    const doc = findDiagnosticDoc(rest[0]);
+    if (doc) {
+      io.stdout(diagnosticPageText(doc));
+      return EXIT_OK;
+    }
+    return usage(io, `unknown rule "${rest[0]}"; 'pvlint rules' lists them`);
+  }
   const { rulePageText } = await import('../docs/rule-page.js');
   io.stdout(rulePageText(rule));
   return EXIT_OK;
