@@ -3,7 +3,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { configFileIn, findConfigFile } from '../config/find-config.js';
+import { ConfigConflictError, findConfigForPaths } from '../config/config-for-paths.js';
+import { configFileIn } from '../config/find-config.js';
 import { configLintOptions } from '../config/lint-config.js';
 import { ConfigError, formatProblem } from '../config/problems.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
@@ -51,6 +52,7 @@ const OPTIONS = {
   color: { type: 'boolean' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
+  debug: { type: 'boolean' },
 } as const;
 
 function usage(io: CliIO, message: string): number {
@@ -97,7 +99,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   }
   const [command, ...rest] = positionals;
   if (command === 'init') return await init(io, rest);
-  const configured = await configuration(io, values.config, values['no-config'] ?? false);
+  // Lint and graph look for the configuration from their path arguments; rules and explain from here.
+  const searchFrom = command === 'rules' || command === 'explain' ? [] : graphCommand ? rest : positionals;
+  const configured = await configuration(io, values.config, values['no-config'] ?? false, searchFrom, values.debug ?? false);
   if (typeof configured === 'number') return configured;
   // Change rules (`--base`) are described with the others: in `pvlint rules`, `pvlint explain` and SARIF.
   const rules: readonly RuleDescription[] = [...(configured?.rules ?? BUILTIN_RULES), ...CHANGE_RULES];
@@ -174,6 +178,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     quiet: values.quiet ?? false,
     category,
     graphs: graphs?.graphs,
+    configFile: configured ? displayConfigPath(result.root, path.resolve(io.cwd, configured.file)) : null,
     readFile: (repoPath: string) => {
       try {
         return readFileSync(path.join(result.root, repoPath), 'utf8');
@@ -216,11 +221,27 @@ function progressReporter(io: CliIO): { update: (done: number, total: number, la
  * The configuration that applies: `--config FILE`, else `.pvlint.yaml|yml|json` found upwards from the working
  * directory, unless `--no-config`. Undefined without one; the exit code when it is invalid (one line per problem).
  */
-async function configuration(io: CliIO, option: string | undefined, disabled: boolean): Promise<ResolvedConfig | undefined | number> {
+async function configuration(
+  io: CliIO,
+  option: string | undefined,
+  disabled: boolean,
+  paths: readonly string[] = [],
+  debug = false,
+): Promise<ResolvedConfig | undefined | number> {
   if (disabled && option !== undefined) return usage(io, '--config and --no-config exclude each other');
-  if (disabled) return undefined;
-  const file = option !== undefined ? path.resolve(io.cwd, option) : findConfigFile(io.cwd);
+  if (disabled) {
+    if (debug) io.stderr('pvlint: configuration: none (--no-config)\n');
+    return undefined;
+  }
+  let file: string | undefined;
+  try {
+    file = option !== undefined ? path.resolve(io.cwd, option) : findConfigForPaths(io.cwd, paths.length > 0 ? paths : ['.'])?.file;
+  } catch (error) {
+    if (error instanceof ConfigConflictError) return usage(io, error.message);
+    throw error;
+  }
   if (option !== undefined && !existsSync(file!)) return usage(io, `configuration file not found: ${option}`);
+  if (debug) io.stderr(`pvlint: configuration: ${file ? describeConfig(io.cwd, file, option !== undefined) : 'none found (searched from the paths and the working directory up to the repository root)'}\n`);
   if (file === undefined) return undefined;
   try {
     // The resolver (and Ajv, and the TypeScript parser for .ts rules) load only when there is a configuration.
@@ -273,4 +294,15 @@ async function explain(io: CliIO, rest: string[], rules: readonly RuleDescriptio
   const { rulePageText } = await import('../docs/rule-page.js');
   io.stdout(rulePageText(rule));
   return EXIT_OK;
+}
+
+function describeConfig(cwd: string, file: string, named: boolean): string {
+  const shown = path.relative(cwd, file) || file;
+  return named ? `${shown} (--config)` : shown;
+}
+
+/** The configuration file relative to the repository root, as finding paths are; absolute when outside it. */
+function displayConfigPath(root: string, file: string): string {
+  const relative = path.relative(root, file);
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
 }
