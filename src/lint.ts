@@ -92,6 +92,8 @@ export interface LintOptions {
   scopeFindings?: (model: StorageModel, kind: ScopeSummary['kind']) => Finding[] | Promise<Finding[]>;
   /** The directory finding paths are relative to; default: the git repository around `cwd`, else `cwd`. */
   root?: string;
+  /** A directory path with nothing to lint is accepted (default: a UsageError that says so). */
+  allowEmptyPaths?: boolean;
   /** What the cluster holds that the repo does not show: StorageClasses, Kubernetes version, mesh defaults, drivers. */
   cluster?: ClusterFacts;
   /** Findings accepted on purpose (the configuration's `suppress`); `pvlint.dev/ignore` annotations always apply. */
@@ -239,7 +241,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // loose manifests are read and parsed below. Findings keep their order: each argument's, then the renders'.
   const inputs: [string, Awaited<ReturnType<typeof discover>>][] = [];
   for (const argument of options.paths) {
-    inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles })]);
+    inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles, allowEmpty: options.allowEmptyPaths })]);
   }
   for (const [, input] of inputs) {
     input.kustomizations.forEach((dir) => kustomizations.add(dir));

@@ -41,7 +41,9 @@ Options:
                                    root); flags win over its settings
       --no-config                  ignore any configuration file
       --show-suppressed            text and json: list the findings suppressions accepted (always counted)
-      --no-color                   no colours (also NO_COLOR=1, and whenever stdout is not a terminal)
+      --color, --no-color          colours in the text report on or off; by default on when stdout is a terminal,
+                                   off with NO_COLOR set (non-empty), on with FORCE_COLOR (off with FORCE_COLOR=0);
+                                   a flag wins over the environment, FORCE_COLOR over NO_COLOR
       --debug                      say on stderr which configuration file applies (the JSON report says it too)
   -v, --version                    print the version
   -h, --help                       print this help

@@ -1,6 +1,6 @@
 // The command line: parse arguments, run lint(), print the report, return the exit code.
 // Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/configuration/rendering errors.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigConflictError, findConfigForPaths } from '../config/config-for-paths.js';
@@ -16,6 +16,7 @@ import type { RuleDescription } from '../review/change-rule.js';
 import { lintWithBase, ReviewError } from '../review/review.js';
 import { SEVERITIES, SEVERITY_RANK, type Severity } from '../types.js';
 import { pvlintVersion } from '../version.js';
+import { wantColor } from './color.js';
 import { HELP } from './help.js';
 import type { CliIO } from './io.js';
 
@@ -165,11 +166,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     return EXIT_ERROR;
   }
 
+  await warnUnmatchedIgnores(io, values.ignore ?? [], configured?.ignore ?? [], paths, result.root);
   if (graphModule) return graphModule.writeGraph(io, graphs!, values, result, pvlintVersion());
   const toFile = values.output !== undefined;
-  const color =
-    format === 'text' && !toFile && !values['no-color'] && io.env.NO_COLOR === undefined &&
-    (values.color === true || io.stdoutIsTTY);
+  const color = format === 'text' && wantColor({ color: values.color, noColor: values['no-color'], env: io.env, isTTY: io.stdoutIsTTY && !toFile });
   const report = formatResult(format, result, {
     rules,
     showSuppressed: values['show-suppressed'] ?? false,
@@ -305,4 +305,22 @@ function describeConfig(cwd: string, file: string, named: boolean): string {
 function displayConfigPath(root: string, file: string): string {
   const relative = path.relative(root, file);
   return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
+}
+
+/** A warning on stderr for each ignore glob that matches nothing (a typo, or a glob relative to the wrong place). */
+async function warnUnmatchedIgnores(io: CliIO, flags: readonly string[], fromConfig: readonly string[], paths: readonly string[], root: string): Promise<void> {
+  if (flags.length === 0 && fromConfig.length === 0) return;
+  const { unmatchedIgnores } = await import('../load/ignore-patterns.js');
+  const directories: string[] = [];
+  for (const argument of paths) {
+    if (argument === '-') continue;
+    const absolute = path.resolve(io.cwd, argument);
+    directories.push(existsSync(absolute) && statSync(absolute).isDirectory() ? absolute : path.dirname(absolute));
+  }
+  for (const glob of await unmatchedIgnores(flags, directories, root)) {
+    io.stderr(`pvlint: warning: --ignore '${glob}' matches no file (globs match paths relative to the repository root, as printed, or to each directory argument)\n`);
+  }
+  for (const glob of await unmatchedIgnores(fromConfig, directories, root)) {
+    io.stderr(`pvlint: warning: the configuration's ignore '${path.relative(io.cwd, glob) || glob}' matches no file (its globs are relative to the configuration file)\n`);
+  }
 }

@@ -35,7 +35,7 @@ rules: {}
 # Exit 1 when a finding is at or above this level: error, warning or note.
 failLevel: error
 
-# Files not to lint (globs), added to --ignore.
+# Files not to lint (globs relative to this file), added to --ignore; a glob that matches nothing is a warning.
 ignore: []
 #  - vendor/**
 

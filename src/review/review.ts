@@ -85,6 +85,8 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
     paths: relatives.filter((relative) => existsSync(inTree(relative))).map(inTree),
     cwd: baseCwd,
     root: tree,
+    // A directory whose manifests the change adds may hold none at the base.
+    allowEmptyPaths: true,
     stdin: undefined,
     ignore: options.ignore?.map((glob) => (path.isAbsolute(glob) ? toBase(glob) : glob)),
     helmValues: options.helmValues && helmValues,
