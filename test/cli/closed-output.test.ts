@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BIN, PROJECT_ROOT } from '../helpers/paths.js';
-import { runPvlint } from '../helpers/spawn.js';
+import { plainEnv, runPvlint } from '../helpers/spawn.js';
 
 const closed = suite('closed output');
 const cwd = `${PROJECT_ROOT}/examples`;
@@ -16,7 +16,7 @@ function intoClosedPipe(args: readonly string[]): { code: number; stderr: string
   const result = spawnSync('bash', ['-c', `"$0" ${quoted} 2>"$ERR_FILE" | true; code=\${PIPESTATUS[0]}; cat "$ERR_FILE"; exit $code`, process.execPath], {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ERR_FILE: `/tmp/pvlint-closed-${process.pid}.err` },
+    env: { ...plainEnv(), ERR_FILE: `/tmp/pvlint-closed-${process.pid}.err` },
   });
   spawnSync('rm', ['-f', `/tmp/pvlint-closed-${process.pid}.err`]);
   return { code: result.status ?? -1, stderr: result.stdout + result.stderr };
@@ -49,7 +49,7 @@ for (const args of CASES) {
 
 if (existsSync('/dev/full')) {
   closed('a full disk (stdout to /dev/full): one line on stderr, exit 2, no stack trace', () => {
-    const result = spawnSync('bash', ['-c', `"$0" "$1" -f json plain >/dev/full`, process.execPath, BIN], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const result = spawnSync('bash', ['-c', `"$0" "$1" -f json plain >/dev/full`, process.execPath, BIN], { cwd, encoding: 'utf8', env: plainEnv() });
     assert.is(result.status, 2, result.stderr);
     assert.is(result.stderr, 'pvlint: cannot write the report to stdout: ENOSPC\n');
   });
