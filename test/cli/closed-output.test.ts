@@ -53,6 +53,13 @@ if (existsSync('/dev/full')) {
     assert.is(result.status, 2, result.stderr);
     assert.is(result.stderr, 'pvlint: cannot write the report to stdout: ENOSPC\n');
   });
+  closed('stderr on a full disk: the exit code stands, nothing crashes', () => {
+    const run = (args: string) => spawnSync('bash', ['-c', `"$0" "$1" ${args} 2>/dev/full; echo "exit=$?"`, process.execPath, BIN], { cwd, encoding: 'utf8', env: plainEnv() });
+    assert.match(run('no-such-path').stdout, /^exit=2\n$/);
+    const findings = run('-f json plain');
+    assert.match(findings.stdout, /\nexit=1\n$/);
+    JSON.parse(findings.stdout.replace(/exit=1\n$/, ''));
+  });
 } else {
   console.warn('\n!! SKIPPED: the /dev/full test (no /dev/full on this system)\n');
   closed.skip('a full disk (stdout to /dev/full): one line on stderr, exit 2, no stack trace', () => {});
