@@ -38,13 +38,13 @@ interface Run {
 }
 
 /** Opens a file in headless Chromium; `--dump-dom` unless `screenshot` is given. */
-function open(file: string, options: { screenshot?: string; budgetMs?: number } = {}): Run {
+function open(file: string, options: { screenshot?: string; budgetMs?: number; window?: { width: number; height: number } } = {}): Run {
   const profile = mkdtempSync(path.join(work, 'profile-'));
   const args = [
     '--headless=new', '--disable-gpu', '--no-sandbox', '--no-first-run', '--hide-scrollbars', '--disable-extensions',
     `--user-data-dir=${profile}`, '--enable-logging=stderr', '--v=0', `--virtual-time-budget=${options.budgetMs ?? 5000}`,
     ...(options.screenshot
-      ? [`--screenshot=${options.screenshot}`, `--window-size=${SCREENSHOT_SIZE.width},${SCREENSHOT_SIZE.height}`]
+      ? [`--screenshot=${options.screenshot}`, `--window-size=${(options.window ?? SCREENSHOT_SIZE).width},${(options.window ?? SCREENSHOT_SIZE).height}`]
       : ['--dump-dom']),
     pathToFileURL(file).href,
   ];
@@ -83,6 +83,33 @@ withChromium('console capture')('the console capture works: a probe page\'s erro
   const run = open(probe);
   assert.ok(run.console.some((line) => line.includes('probe-error-1')), run.stderr.slice(-2000));
   assert.ok(run.console.some((line) => line.includes('Uncaught Error: probe-throw-2')), run.stderr.slice(-2000));
+});
+
+withChromium('HTML sizing')('HTML in a narrow window: the whole picture is on screen, down to the StorageClass column (not cut off)', () => {
+  const graphs = [graphOf(SHOP)];
+  const html = toHtml(graphs, { toolVersion: 'test' });
+  const drawnWidth = Number(/<svg [^>]*class="pvlint-graph" width="(\d+)"/.exec(html)![1]);
+  const window = { width: 1200, height: 1400 }; // wider than the 1000 px at which the findings move below
+  assert.ok(drawnWidth > window.width - 360, `the picture (${drawnWidth} px) is wider than its column`);
+  const file = path.join(work, 'narrow.html');
+  writeFileSync(file, html);
+  const png = path.join(work, 'narrow.png');
+  open(file, { screenshot: png, window });
+  const image = decodePng(readFileSync(png));
+  let classFill = 0;
+  let rightmost = 0;
+  for (let y = 0; y < image.height; y += 1) {
+    for (let x = 0; x < image.width; x += 1) {
+      const [r, g, b] = image.pixel(x, y);
+      if (r === 0xfb && g === 0xef && b === 0xff) {
+        classFill++;
+        rightmost = Math.max(rightmost, x);
+      }
+    }
+  }
+  assert.ok(classFill > 500, `the StorageClass boxes (the rightmost column) are on screen (${classFill} pixels)`);
+  // The class column ends inside the picture's column, left of the findings list (360 px wide).
+  assert.ok(rightmost < window.width - 360, `the class column ends at x=${rightmost}`);
 });
 
 withChromium('HTML drawing')('HTML: every node, edge, rule label and finding of an environment is drawn; no console message', () => {
