@@ -2,7 +2,7 @@
 // temporary trees, git repositories, packed tarballs and npm installs the tests make do not pile up in /tmp
 // (about 220 directories and 126 MB per run before). Extra arguments go to uvu (e.g. a file pattern).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,30 @@ try {
   const result = spawnSync(process.execPath, [uvu, dir, pattern, ...rest], { stdio: 'inherit', env: { ...process.env, TMPDIR: root } });
   status = result.status ?? 1;
 } finally {
+  const { entries, bytes } = measure(root);
   rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+  console.log(`removed the tests' ${entries} temporary entries (${(bytes / 1024 / 1024).toFixed(0)} MB) from ${root}`);
+}
+
+/** Top-level entries and total size of what the tests left. */
+function measure(dir) {
+  let bytes = 0;
+  const walk = (current) => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name);
+      try {
+        if (entry.isDirectory()) walk(full);
+        else bytes += lstatSync(full).size;
+      } catch {
+        // vanished or unreadable: not counted
+      }
+    }
+  };
+  try {
+    walk(dir);
+    return { entries: readdirSync(dir).length, bytes };
+  } catch {
+    return { entries: 0, bytes };
+  }
 }
 process.exit(status);

@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { DIAGNOSTIC_FIXES, FATAL_DIAGNOSTICS } from '../../src/engine/diagnostic.js';
 import { DIAGNOSTIC_DOCS } from '../../src/report/rule-docs.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
+import { MISSING_CLAIM } from '../helpers/manifests.js';
 import { runPvlint, tempTree } from '../helpers/spawn.js';
 
 const explain = suite('pvlint explain: diagnostics');
@@ -49,15 +50,7 @@ explain('pvlint explain <id> prints the page of each diagnostic, exit 0', () => 
 explain('every id of a real report is explained: the ids of a run with a parse error and findings', () => {
   const cwd = tempTree({
     'broken.yaml': 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: x\n',
-    'deploy.yaml': `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop}
-spec:
-  template:
-    spec:
-      containers: [{name: web, image: nginx}]
-      volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]
-`,
+    'deploy.yaml': MISSING_CLAIM,
   });
   const report = JSON.parse(runPvlint(['-f', 'json', '.'], { cwd }).stdout);
   const ids = new Set<string>(report.findings.map((f: any) => f.ruleId));

@@ -7,18 +7,10 @@ import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { BIN } from '../helpers/paths.js';
 import { runPvlint, tempTree } from '../helpers/spawn.js';
+import { MISSING_CLAIM } from '../helpers/manifests.js';
 
 const first = suite('first hour');
 
-const MISSING_CLAIM = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop}
-spec:
-  template:
-    spec:
-      containers: [{name: web, image: nginx}]
-      volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]
-`;
 
 function repo(files: Record<string, string>): string {
   const dir = tempTree(files);

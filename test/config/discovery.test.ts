@@ -8,18 +8,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runPvlint, tempTree } from '../helpers/spawn.js';
 import { repo } from './helpers.js';
+import { MISSING_CLAIM } from '../helpers/manifests.js';
 
 const discovery = suite('configuration discovery');
 
-const MISSING_CLAIM = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop}
-spec:
-  template:
-    spec:
-      containers: [{name: web, image: nginx}]
-      volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]
-`;
 const OFF = 'rules:\n  pod-missing-pvc: off\n';
 
 const ids = (stdout: string) => JSON.parse(stdout).findings.map((f: { ruleId: string }) => f.ruleId);

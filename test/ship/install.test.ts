@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { DEPLOYMENT_WRONG_NAMESPACE, PVC } from '../helpers/manifests.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
 import { requires } from '../helpers/requires.js';
 import { commandExists, gitCommitAll, projectSnapshot, run, runOk, tempDir, userEnv } from './helpers.js';
@@ -28,30 +29,6 @@ function blocks(text: string, language: string): string[] {
   return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
 }
 
-const CLEAN = `apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: data, namespace: app}
-spec:
-  accessModes: [ReadWriteOnce]
-  resources: {requests: {storage: 1Gi}}
-`;
-const WRONG_NAMESPACE = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop}
-spec:
-  replicas: 1
-  strategy: {type: Recreate}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, volumeMounts: [{name: d, mountPath: /d}]}]
-      volumes:
-        - name: d
-          persistentVolumeClaim:
-            claimName: data
-`;
-
 let snapshot = '';
 let commit = '';
 function pvlintClone(): { dir: string; commit: string } {
@@ -71,7 +48,7 @@ requires(install, HAS_GIT, 'README install routes', 'git is not installed', 'ins
     const work = tempDir('readme-install');
     for (const repo of ['my-gitops-repo', 'my-other-repo']) {
       mkdirSync(path.join(work, repo, 'k8s'), { recursive: true });
-      writeFileSync(path.join(work, repo, 'k8s', 'pvc.yaml'), CLEAN);
+      writeFileSync(path.join(work, repo, 'k8s', 'pvc.yaml'), PVC);
     }
     const shell = blocks(section('Install'), 'sh');
     assert.is(shell.length, 3, 'three install routes');
@@ -93,7 +70,7 @@ requires(install, HAS_GIT, 'README install routes', 'git is not installed', 'ins
     const manifest = JSON.parse(readFileSync(path.join(work, 'my-gitops-repo', 'package.json'), 'utf8'));
     assert.match(manifest.devDependencies.pvlint, new RegExp(`^git\\+file://.*#${clone.commit}$`));
     // npx --no: a finding is exit code 1 from the installed copy.
-    writeFileSync(path.join(work, 'my-gitops-repo', 'k8s', 'deploy.yaml'), WRONG_NAMESPACE);
+    writeFileSync(path.join(work, 'my-gitops-repo', 'k8s', 'deploy.yaml'), DEPLOYMENT_WRONG_NAMESPACE);
     const finding = run('npx', ['--no', 'pvlint', 'k8s'], { cwd: path.join(work, 'my-gitops-repo'), env });
     assert.is(finding.code, 1, finding.output);
     assert.match(finding.stdout, /pod-missing-pvc/);
@@ -123,13 +100,13 @@ requires(
   const config = snippet.replace('repo: https://github.com/OWNER/pvlint\n', `repo: ${clone.dir}\n`).replace(placeholder![1], clone.commit);
   const repo = tempDir('readme-precommit');
   writeFileSync(path.join(repo, '.pre-commit-config.yaml'), config);
-  writeFileSync(path.join(repo, 'pvc.yaml'), CLEAN);
+  writeFileSync(path.join(repo, 'pvc.yaml'), PVC);
   gitCommitAll(repo, 'clean');
   const env = userEnv({ PRE_COMMIT_HOME: tempDir('readme-precommit-home'), PRE_COMMIT_COLOR: 'never', npm_config_prefer_offline: 'true' });
   const clean = run('pre-commit', ['run', '--all-files', '--color', 'never'], { cwd: repo, env });
   assert.is(clean.code, 0, clean.output);
   assert.match(clean.stdout, /pvlint\.+Passed/);
-  writeFileSync(path.join(repo, 'deploy.yaml'), WRONG_NAMESPACE);
+  writeFileSync(path.join(repo, 'deploy.yaml'), DEPLOYMENT_WRONG_NAMESPACE);
   gitCommitAll(repo, 'finding');
   const failing = run('pre-commit', ['run', '--all-files', '--color', 'never'], { cwd: repo, env });
   assert.is(failing.code, 1, failing.output);

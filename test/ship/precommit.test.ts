@@ -8,35 +8,12 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { DEPLOYMENT_SAME_NAMESPACE, DEPLOYMENT_WRONG_NAMESPACE, PVC } from '../helpers/manifests.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
 import { commandExists, gitCommitAll, projectSnapshot, run, tempDir, userEnv, warnSkipped } from './helpers.js';
 
 const precommit = suite('pre-commit hook');
 
-const PVC = `apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: data, namespace: app}
-spec:
-  accessModes: [ReadWriteOnce]
-  resources: {requests: {storage: 1Gi}}
-`;
-const DEPLOYMENT_SAME_NAMESPACE = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: app}
-spec:
-  replicas: 1
-  strategy: {type: Recreate}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, volumeMounts: [{name: d, mountPath: /d}]}]
-      volumes:
-        - name: d
-          persistentVolumeClaim:
-            claimName: data
-`;
-const DEPLOYMENT_WRONG_NAMESPACE = DEPLOYMENT_SAME_NAMESPACE.replace('namespace: app', 'namespace: shop');
 
 precommit('the manifest: hook pvlint, language node, whole repo, manifests only, serial', () => {
   const hooks = parse(readFileSync(path.join(PROJECT_ROOT, '.pre-commit-hooks.yaml'), 'utf8'));
