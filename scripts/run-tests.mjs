@@ -10,7 +10,8 @@ import path from 'node:path';
 const root = mkdtempSync(path.join(os.tmpdir(), 'pvlint-tests-'));
 // Tests run some processes as user nobody (unreadable-file tests): they must reach their own directories here.
 chmodSync(root, 0o755);
-const uvu = path.join(path.dirname(createRequire(import.meta.url).resolve('uvu/package.json')), 'bin.js');
+// uvu exports no package.json: its bin is found from its entry point (node_modules/uvu/dist/index.js).
+const uvu = path.join(path.dirname(createRequire(import.meta.url).resolve('uvu')), '..', 'bin.js');
 const [dir = 'dist/test', pattern = '\\.test\\.js$', ...rest] = process.argv.slice(2);
 let status = 1;
 try {
