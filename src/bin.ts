@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // The executable: wires the real process into the CLI and sets the exit code.
 import { writeFile } from 'node:fs/promises';
+import { exitCodeAfterOutput, guardOutput } from './cli/closed-output.js';
 import type { CliIO } from './cli/io.js';
+
+const stdout = guardOutput(process.stdout);
+const stderr = guardOutput(process.stderr);
 
 /**
  * Standard input, keeping at most `maxBytes + 1` bytes: enough for lint() to see that it is over the limit, without
@@ -30,20 +34,20 @@ async function fastPath(): Promise<number | undefined> {
   if (argv.length !== 1) return undefined;
   if (argv[0] === '--version' || argv[0] === '-v') {
     const { pvlintVersion } = await import('./version.js');
-    process.stdout.write(`${pvlintVersion()}\n`);
+    stdout.write(`${pvlintVersion()}\n`);
     return 0;
   }
   if (argv[0] === '--help' || argv[0] === '-h') {
     const { HELP } = await import('./cli/help.js');
-    process.stdout.write(HELP);
+    stdout.write(HELP);
     return 0;
   }
   return undefined;
 }
 
 const io: CliIO = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: stdout.write,
+  stderr: stderr.write,
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   env: process.env,
@@ -53,12 +57,26 @@ const io: CliIO = {
 };
 
 fastPath().then(async (code) => code ?? (await import('./cli/main.js')).run(argv, io)).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => finish(code),
   (error) => {
     const detail = process.env.PVLINT_DEBUG ? (error as Error)?.stack : undefined;
-    process.stderr.write(`pvlint: internal error: ${detail ?? (error as Error)?.message ?? String(error)}\n`);
-    process.exitCode = 2;
+    stderr.write(`pvlint: internal error: ${detail ?? (error as Error)?.message ?? String(error)}\n`);
+    finish(2);
   },
 );
+
+/** The exit code, once what was written has been flushed (a write error arrives after the write call). */
+function finish(code: number): void {
+  process.exitCode = code;
+  const settle = () => {
+    const failure = stdout.failure();
+    if (failure !== undefined && failure !== 'EPIPE') stderr.write(`pvlint: cannot write the report to stdout: ${failure}\n`);
+    process.exitCode = exitCodeAfterOutput(code, failure);
+  };
+  // An empty write's callback runs after every earlier write was handed to the system (or failed).
+  if (stdout.failure() !== undefined || process.stdout.writableLength === 0) {
+    setImmediate(settle);
+  } else {
+    process.stdout.write('', () => settle());
+  }
+}

@@ -102,6 +102,8 @@ export interface LintOptions {
   gitops?: GitopsOptions;
   /** The directory finding paths are relative to; default: the git repository around `cwd`, else `cwd`. */
   root?: string;
+  /** A directory path with nothing to lint is accepted (default: a UsageError that says so). */
+  allowEmptyPaths?: boolean;
   /** What the cluster holds that the repo does not show: StorageClasses, Kubernetes version, mesh defaults, drivers. */
   cluster?: ClusterFacts;
   /** Findings accepted on purpose (the configuration's `suppress`); `pvlint.dev/ignore` annotations always apply. */
@@ -268,7 +270,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // loose manifests are read and parsed below. Findings keep their order: each argument's, then the renders'.
   const inputs: [string, Awaited<ReturnType<typeof discover>>][] = [];
   for (const argument of options.paths) {
-    inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles })]);
+    inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles, allowEmpty: options.allowEmptyPaths })]);
   }
   // GitOps clusters first: the roots and files they build are theirs, not environments or loose manifests of their own.
   // Flux and Argo CD paths are relative to the repository each argument belongs to, which need not be the cwd's.

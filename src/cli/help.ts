@@ -39,11 +39,15 @@ Options:
       --base <git-ref>             also lint the same paths at this commit, branch or tag, and report what the change
                                    breaks: immutable fields edited, claims shrunk or removed while used, renames
       --new-only                   with --base: leave out findings the base has too (a pull request check)
-  -c, --config <file>              configuration file (default: .pvlint.yaml, .pvlint.yml or .pvlint.json found from
-                                   here up to the repository root); flags win over its settings
+  -c, --config <file>              configuration file (default: .pvlint.yaml, .pvlint.yml or .pvlint.json, the nearest
+                                   one from the path arguments upwards, else from here, never above the repository
+                                   root); flags win over its settings
       --no-config                  ignore any configuration file
       --show-suppressed            text and json: list the findings suppressions accepted (always counted)
-      --no-color                   no colours (also NO_COLOR=1, and whenever stdout is not a terminal)
+      --color, --no-color          colours in the text report on or off; by default on when stdout is a terminal,
+                                   off with NO_COLOR set (non-empty), on with FORCE_COLOR (off with FORCE_COLOR=0);
+                                   a flag wins over the environment, FORCE_COLOR over NO_COLOR
+      --debug                      say on stderr which configuration file applies (the JSON report says it too)
   -v, --version                    print the version
   -h, --help                       print this help
 

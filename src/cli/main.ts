@@ -1,9 +1,10 @@
 // The command line: parse arguments, run lint(), print the report, return the exit code.
 // Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/configuration/rendering errors.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { configFileIn, findConfigFile } from '../config/find-config.js';
+import { ConfigConflictError, findConfigForPaths } from '../config/config-for-paths.js';
+import { configFileIn } from '../config/find-config.js';
 import { configLintOptions } from '../config/lint-config.js';
 import { ConfigError, formatProblem } from '../config/problems.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
@@ -15,6 +16,7 @@ import type { RuleDescription } from '../review/change-rule.js';
 import { lintWithBase, ReviewError } from '../review/review.js';
 import { SEVERITIES, SEVERITY_RANK, type Severity } from '../types.js';
 import { pvlintVersion } from '../version.js';
+import { wantColor } from './color.js';
 import { HELP } from './help.js';
 import type { CliIO } from './io.js';
 
@@ -53,6 +55,7 @@ const OPTIONS = {
   color: { type: 'boolean' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
+  debug: { type: 'boolean' },
 } as const;
 
 function usage(io: CliIO, message: string): number {
@@ -99,7 +102,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   }
   const [command, ...rest] = positionals;
   if (command === 'init') return await init(io, rest);
-  const configured = await configuration(io, values.config, values['no-config'] ?? false);
+  // Lint and graph look for the configuration from their path arguments; rules and explain from here.
+  const searchFrom = command === 'rules' || command === 'explain' ? [] : graphCommand ? rest : positionals;
+  const configured = await configuration(io, values.config, values['no-config'] ?? false, searchFrom, values.debug ?? false);
   if (typeof configured === 'number') return configured;
   // Change rules (`--base`) are described with the others: in `pvlint rules`, `pvlint explain` and SARIF.
   const rules: readonly RuleDescription[] = [...(configured?.rules ?? BUILTIN_RULES), ...CHANGE_RULES];
@@ -165,11 +170,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     return EXIT_ERROR;
   }
 
+  await warnUnmatchedIgnores(io, values.ignore ?? [], configured?.ignore ?? [], paths, result.root);
   if (graphModule) return graphModule.writeGraph(io, graphs!, values, result, pvlintVersion());
   const toFile = values.output !== undefined;
-  const color =
-    format === 'text' && !toFile && !values['no-color'] && io.env.NO_COLOR === undefined &&
-    (values.color === true || io.stdoutIsTTY);
+  const color = format === 'text' && wantColor({ color: values.color, noColor: values['no-color'], env: io.env, isTTY: io.stdoutIsTTY && !toFile });
   const report = formatResult(format, result, {
     rules,
     showSuppressed: values['show-suppressed'] ?? false,
@@ -178,6 +182,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     quiet: values.quiet ?? false,
     category,
     graphs: graphs?.graphs,
+    configFile: configured ? displayConfigPath(result.root, path.resolve(io.cwd, configured.file)) : null,
     readFile: (repoPath: string) => {
       try {
         return readFileSync(path.join(result.root, repoPath), 'utf8');
@@ -220,11 +225,27 @@ function progressReporter(io: CliIO): { update: (done: number, total: number, la
  * The configuration that applies: `--config FILE`, else `.pvlint.yaml|yml|json` found upwards from the working
  * directory, unless `--no-config`. Undefined without one; the exit code when it is invalid (one line per problem).
  */
-async function configuration(io: CliIO, option: string | undefined, disabled: boolean): Promise<ResolvedConfig | undefined | number> {
+async function configuration(
+  io: CliIO,
+  option: string | undefined,
+  disabled: boolean,
+  paths: readonly string[] = [],
+  debug = false,
+): Promise<ResolvedConfig | undefined | number> {
   if (disabled && option !== undefined) return usage(io, '--config and --no-config exclude each other');
-  if (disabled) return undefined;
-  const file = option !== undefined ? path.resolve(io.cwd, option) : findConfigFile(io.cwd);
+  if (disabled) {
+    if (debug) io.stderr('pvlint: configuration: none (--no-config)\n');
+    return undefined;
+  }
+  let file: string | undefined;
+  try {
+    file = option !== undefined ? path.resolve(io.cwd, option) : findConfigForPaths(io.cwd, paths.length > 0 ? paths : ['.'])?.file;
+  } catch (error) {
+    if (error instanceof ConfigConflictError) return usage(io, error.message);
+    throw error;
+  }
   if (option !== undefined && !existsSync(file!)) return usage(io, `configuration file not found: ${option}`);
+  if (debug) io.stderr(`pvlint: configuration: ${file ? describeConfig(io.cwd, file, option !== undefined) : 'none found (searched from the paths and the working directory up to the repository root)'}\n`);
   if (file === undefined) return undefined;
   try {
     // The resolver (and Ajv, and the TypeScript parser for .ts rules) load only when there is a configuration.
@@ -264,8 +285,46 @@ async function listRules(io: CliIO, format: Format, rest: string[], rules: reado
 async function explain(io: CliIO, rest: string[], rules: readonly RuleDescription[]): Promise<number> {
   if (rest.length !== 1) return usage(io, "'pvlint explain' takes one rule id, e.g. 'pvlint explain rwo-claim-multi-node'");
   const rule = rules.find((r) => r.id === rest[0]) ?? rules.find((r) => r.meta.catalogueId?.toLowerCase() === rest[0].toLowerCase());
-  if (!rule) return usage(io, `unknown rule "${rest[0]}"; 'pvlint rules' lists them`);
+  if (!rule) {
+    // pvlint's own diagnostics (pvlint/render, …): a report can contain them, so explain serves them too.
+    const { diagnosticPageText, findDiagnosticDoc } = await import('../docs/diagnostic-page.js');
+    const doc = findDiagnosticDoc(rest[0]);
+    if (doc) {
+      io.stdout(diagnosticPageText(doc));
+      return EXIT_OK;
+    }
+    return usage(io, `unknown rule "${rest[0]}"; 'pvlint rules' lists them`);
+  }
   const { rulePageText } = await import('../docs/rule-page.js');
   io.stdout(rulePageText(rule));
   return EXIT_OK;
+}
+
+function describeConfig(cwd: string, file: string, named: boolean): string {
+  const shown = path.relative(cwd, file) || file;
+  return named ? `${shown} (--config)` : shown;
+}
+
+/** The configuration file relative to the repository root, as finding paths are; absolute when outside it. */
+function displayConfigPath(root: string, file: string): string {
+  const relative = path.relative(root, file);
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
+}
+
+/** A warning on stderr for each ignore glob that matches nothing (a typo, or a glob relative to the wrong place). */
+async function warnUnmatchedIgnores(io: CliIO, flags: readonly string[], fromConfig: readonly string[], paths: readonly string[], root: string): Promise<void> {
+  if (flags.length === 0 && fromConfig.length === 0) return;
+  const { unmatchedIgnores } = await import('../load/ignore-patterns.js');
+  const directories: string[] = [];
+  for (const argument of paths) {
+    if (argument === '-') continue;
+    const absolute = path.resolve(io.cwd, argument);
+    directories.push(existsSync(absolute) && statSync(absolute).isDirectory() ? absolute : path.dirname(absolute));
+  }
+  for (const glob of await unmatchedIgnores(flags, directories, root)) {
+    io.stderr(`pvlint: warning: --ignore '${glob}' matches no file (globs match paths relative to the repository root, as printed, or to each directory argument)\n`);
+  }
+  for (const glob of await unmatchedIgnores(fromConfig, directories, root)) {
+    io.stderr(`pvlint: warning: the configuration's ignore '${path.relative(io.cwd, glob) || glob}' matches no file (its globs are relative to the configuration file)\n`);
+  }
 }

@@ -24,7 +24,10 @@ let estree: typeof import('@typescript-eslint/typescript-estree') | undefined;
 
 /** typescript-estree pulls in the TypeScript compiler: load it only when a .ts rule file is met. */
 async function loadParser(): Promise<typeof import('@typescript-eslint/typescript-estree')> {
-  estree ??= await import('@typescript-eslint/typescript-estree');
+  if (!estree) {
+    (await import('./pinned-typescript.js')).pinTypescript();
+    estree = await import('@typescript-eslint/typescript-estree');
+  }
   return estree;
 }
 

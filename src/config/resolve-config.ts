@@ -22,6 +22,7 @@ import { kustomizeCommand } from '../render/render-all.js';
 import { isChartArchive, type ChartMapping } from '../render/helm-release/chart-reference.js';
 import type { JsonPath, RuleModule, Severity, SourceFile } from '../types.js';
 import { expandRuleFiles, idPosition, loadRuleFiles } from './custom-rules.js';
+import { TRUST_VARIABLE, trustOverridden, untrustedReason } from './rule-file-trust.js';
 import type { LoadedConfig, RawConfig, RuleEntry, SeverityName, SupportValue } from './load-config.js';
 import { presetSettings, type Preset } from './presets.js';
 import { ConfigError, didYouMean, schemaProblems, type ConfigProblem } from './problems.js';
@@ -193,6 +194,11 @@ async function resolveCustomRules(context: Context): Promise<RuleModule[]> {
     }
   });
   const shown = (file: string) => path.relative(context.cwd, file) || path.basename(file);
+  const trusted = trustedRuleFiles(context.loaded.path, files, shown);
+  if (trusted.problem) {
+    context.problems.push(context.loaded.document.problem(['ruleFiles'], trusted.problem));
+    return [];
+  }
   const { rules, problems } = await loadRuleFiles(files, shown);
   const where = (file: string) => {
     const at = origin.get(file);
@@ -408,4 +414,24 @@ export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<
 export async function readConfig(file: string, cwd: string): Promise<ResolvedConfig> {
   const { loadConfig } = await import('./load-config.js');
   return resolveConfig(await loadConfig(file, cwd), cwd);
+}
+
+/** Rule code runs only from files the user owns and nobody else can write (rule-file-trust.ts). */
+function trustedRuleFiles(configFile: string, files: readonly string[], shown: (file: string) => string): { problem?: string } {
+  if (files.length === 0) return {};
+  for (const file of [configFile, ...files]) {
+    const reason = untrustedReason(file);
+    if (!reason) continue;
+    const what = `${shown(file)}: ${reason}`;
+    if (trustOverridden()) {
+      process.stderr.write(`pvlint: warning: running custom rule code although ${what} (${TRUST_VARIABLE}=1)\n`);
+      continue;
+    }
+    return {
+      problem:
+        `not running custom rule code: ${what}, so someone else could choose the code pvlint runs. ` +
+        `Fix the owner or permissions, or set ${TRUST_VARIABLE}=1 to run it anyway`,
+    };
+  }
+  return {};
 }

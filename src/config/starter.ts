@@ -3,17 +3,24 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** schemas/config.schema.json of this package, as editors should find it from `dir`. */
-export function schemaReference(dir: string, version: string): string {
+/**
+ * schemas/config.schema.json of this package by a path relative to `dir` when pvlint is installed under it
+ * (node_modules/pvlint: the path holds for everyone who runs `npm install` there). Otherwise undefined: a path
+ * into one machine's checkout, or a URL of a package this project has not published, would not resolve for
+ * the next reader; the README says how to point an editor at the schema instead.
+ */
+export function schemaReference(dir: string, _version?: string): string | undefined {
   const schema = fileURLToPath(new URL('../../../schemas/config.schema.json', import.meta.url));
   const relative = path.relative(dir, schema).split(path.sep).join('/');
-  // A local install (node_modules/pvlint) is found by relative path; otherwise the published copy.
-  if (!relative.startsWith('..') && !path.isAbsolute(relative)) return relative.startsWith('.') ? relative : `./${relative}`;
-  return `https://unpkg.com/pvlint@${version}/schemas/config.schema.json`;
+  if (relative.startsWith('..') || path.isAbsolute(relative) || !relative.split('/').includes('node_modules')) return undefined;
+  return relative.startsWith('.') ? relative : `./${relative}`;
 }
 
-export function starterConfig(schema: string): string {
-  return `# yaml-language-server: $schema=${schema}
+export function starterConfig(schema: string | undefined): string {
+  const schemaLine = schema
+    ? `# yaml-language-server: $schema=${schema}`
+    : "# Editor completion: see the README, section 'Configuration' (the schema is schemas/config.schema.json of pvlint).";
+  return `${schemaLine}
 # pvlint configuration. Paths are relative to this file; command-line flags win over what is set here.
 # Every key is optional. See the README, section "Configuration".
 
@@ -28,7 +35,7 @@ rules: {}
 # Exit 1 when a finding is at or above this level: error, warning or note.
 failLevel: error
 
-# Files not to lint (globs), added to --ignore.
+# Files not to lint (globs relative to this file), added to --ignore; a glob that matches nothing is a warning.
 ignore: []
 #  - vendor/**
 

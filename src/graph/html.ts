@@ -31,6 +31,9 @@ li.finding .message { font-size: 13px; }
 li.finding .unplaced { color: var(--muted); font-size: 12px; font-style: italic; }
 p.none { color: var(--muted); }
 p.legend { color: var(--muted); font-size: 12px; margin: 8px 0 0; }
+/* The picture keeps its drawn size when it fits and shrinks to the column when it does not (viewBox keeps the
+   proportions), so no environment is cut off at the window's edge. */
+.picture svg.pvlint-graph { max-width: 100%; height: auto; }
 svg.pvlint-graph { display: block; font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
 svg .column-title { font-size: 12px; font-weight: 600; fill: var(--muted); }
 svg .namespace rect { fill: #f6f8fa; stroke: #8c959f; stroke-width: 1; }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { findEntryPoints } from '../render/entry-points.js';
 import { KUSTOMIZATION_FILES } from '../render/kustomization.js';
 import { SourceCache } from '../render/source-cache.js';
+import { withRootAnchors } from './ignore-patterns.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import type { Severity } from '../types.js';
 
@@ -28,6 +29,8 @@ export interface DiscoverOptions {
   roots?: readonly string[];
   /** Manifest files under one directory argument; more and the argument is not linted (default 20,000). */
   maxFiles?: number;
+  /** A directory argument with nothing to lint is fine (the base tree of a review); otherwise a usage error. */
+  allowEmpty?: boolean;
 }
 
 /** Something discovery could not or would not do, reported at `file` (an absolute path). */
@@ -162,7 +165,8 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
     return { ...empty, files: [absolute] };
   }
   if (!info.isDirectory()) throw new UsageError(`not a file or directory: ${argument}`);
-  const ignore = [...ALWAYS_IGNORED, ...(options.ignore ?? [])];
+  // Relative globs match paths relative to the argument and, as printed, relative to the repository root.
+  const ignore = [...ALWAYS_IGNORED, ...withRootAnchors(options.ignore ?? [], options.roots?.[0])];
   const maxFiles = options.maxFiles ?? DEFAULT_LIMITS.maxFiles;
   const problems: DiscoverProblem[] = [];
   const realArgument = realpathOrUndefined(absolute) ?? absolute;
@@ -263,6 +267,12 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const files = candidates
     .filter((file) => !entries.referenced.has(file) && !withinAny(path.dirname(file), chartDirs, absolute))
     .sort();
+  if (!options.allowEmpty && files.length + entries.charts.length + entries.kustomizations.length + problems.length === 0 && linkedFiles.length === 0) {
+    // As ESLint does: a named directory with nothing to lint is a mistake (a wrong path, an --ignore too wide),
+    // not "no problems in 0 files".
+    const ignoredToo = (options.ignore ?? []).length > 0 ? ' that is not ignored (--ignore or the configuration\'s ignore)' : '';
+    throw new UsageError(`nothing to lint in ${argument}: no .yaml, .yml or .json manifest, Kustomization or Helm chart${ignoredToo}`);
+  }
   return { argument, stdin: false, files, charts: entries.charts, kustomizations: entries.kustomizations, problems };
 }
 

@@ -6,7 +6,8 @@
 // `endLine` differ, so multi-line regions are sent as a line range only.
 import type { LintResult } from '../lint.js';
 import type { Finding, Severity } from '../types.js';
-import { countSeverities, sortFindings } from './order.js';
+import { ANNOTATIONS_PER_KIND, planAnnotations } from './github-limits.js';
+import { countSeverities } from './order.js';
 
 const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = {
   error: 'error',
@@ -68,15 +69,33 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-/** One annotation per finding in the report order, then a plain summary line for the log. */
+/**
+ * Annotations errors first, within GitHub's per-step limits (github-limits.ts); the findings past them as plain
+ * log lines, and one notice that counts them and says where the whole report is; then the summary line, which
+ * counts files as the text format does (files with findings; all files linted when there are none).
+ */
 export function formatGithub(result: LintResult): string {
-  const lines = sortFindings(result.findings).map(formatGithubAnnotation);
+  const { annotated, overflow } = planAnnotations(result.findings);
+  const lines = annotated.map(formatGithubAnnotation);
+  if (overflow.length > 0) {
+    for (const finding of overflow) {
+      const { file, region } = finding.location;
+      // "- " first: a plain log line can never be read as a workflow command (those start with "::").
+      lines.push(`- ${file}:${region.startLine}:${region.startColumn} ${finding.severity} ${finding.ruleId}: ${message(finding).split('\n')[0]}`);
+    }
+    lines.push(
+      `::notice title=pvlint::${escapeData(
+        `${plural(overflow.length, 'more finding')} not annotated: GitHub shows ${ANNOTATIONS_PER_KIND} annotations of each kind per step. ` +
+          "This step's log lists every finding; the pvlint Action also writes them all to the job summary and to code scanning (SARIF).",
+      )}`,
+    );
+  }
   const counts = countSeverities(result.findings);
-  const files = plural(result.stats.files, 'file');
+  const files = new Set(result.findings.map((f) => f.location.file)).size;
   lines.push(
     result.findings.length === 0
-      ? `pvlint: no problems in ${files}`
-      : `pvlint: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')}, ${plural(counts.notes, 'note')} in ${files}`,
+      ? `pvlint: no problems in ${plural(result.stats.files, 'file')}`
+      : `pvlint: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')}, ${plural(counts.notes, 'note')} in ${plural(files, 'file')}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -28,6 +28,8 @@ export interface ReportContext {
   informationUri?: string;
   /** Markdown: each environment's storage picture, drawn as Mermaid (the CLI collects them while linting). */
   graphs?: readonly EnvironmentGraph[];
+  /** JSON: the configuration file that applied (null: none; undefined: not known, as for API callers). */
+  configFile?: string | null;
 }
 
 export function formatResult(format: Format, result: LintResult, context: ReportContext): string {
@@ -35,7 +37,7 @@ export function formatResult(format: Format, result: LintResult, context: Report
     case 'text':
       return formatText(result, { color: context.color, quiet: context.quiet, showSuppressed: context.showSuppressed });
     case 'json':
-      return formatJson(result, { toolVersion: context.toolVersion, showSuppressed: context.showSuppressed });
+      return formatJson(result, { toolVersion: context.toolVersion, showSuppressed: context.showSuppressed, configFile: context.configFile });
     case 'sarif':
       return formatSarif(result, context.rules, {
         toolVersion: context.toolVersion,

@@ -10,6 +10,8 @@ export interface JsonOptions {
   toolVersion: string;
   /** Add the `suppressed` list (the summary always counts them). */
   showSuppressed?: boolean;
+  /** The CLI's configuration file as shown to the user (null: none); left out when undefined (API use). */
+  configFile?: string | null;
 }
 
 function location(loc: SourceLocation) {
@@ -73,6 +75,7 @@ export function formatJson(result: LintResult, options: JsonOptions): string {
       ...(result.notInterpreted && result.notInterpreted.length > 0 ? { notInterpreted: result.notInterpreted.map((entry) => ({ ...entry })) } : {}),
       ...(result.review ? { review: { ...result.review } } : {}),
     },
+    ...(options.configFile !== undefined ? { configuration: options.configFile === null ? null : { file: options.configFile } } : {}),
     findings: findings.map(finding),
     ...(options.showSuppressed ? { suppressed: suppressed.map(suppressedFinding) } : {}),
   };

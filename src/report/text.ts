@@ -152,8 +152,8 @@ function render(result: LintResult, quiet: boolean, showSuppressed: boolean): st
   const skipped = notInterpretedSection(result.notInterpreted ?? []);
   if (skipped.length > 0) lines.push(...skipped, '');
   lines.push(summaryLine(result, shown, hidden, quiet, listed));
-  // `pvlint explain` documents rule modules, not pvlint's own diagnostics.
-  if (shown.some((f) => !f.ruleId.startsWith('pvlint/'))) lines.push(kleur.dim("Run 'pvlint explain <rule-id>' for a rule's full page."));
+  // `pvlint explain` documents rule modules and pvlint's own diagnostics alike.
+  if (shown.length > 0) lines.push(kleur.dim("Run 'pvlint explain <rule-id>' for a rule's full page."));
   return `${lines.join('\n')}\n`;
 }
 

@@ -2,7 +2,7 @@
 // base, runs the change rules over the pairs, and with `--new-only` leaves out the findings the base already had.
 import fg from 'fast-glob';
 import { cpSync, existsSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FATAL_DIAGNOSTICS } from '../engine/diagnostic.js';
 import { UsageError } from '../load/discover.js';
@@ -46,7 +46,8 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
   if (!review) return lint(options);
   if (options.paths.includes('-')) throw new UsageError('--base compares files in git; it cannot read standard input ("-")');
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const commit = await resolveBase(review.base, cwd);
+  // The repository of the linted paths, not of the working directory: `--base` works from anywhere.
+  const commit = await resolveBase(review.base, await gitDirectoryOf(path.resolve(cwd, options.paths[0] ?? '.')));
   const top = commit.top;
   const realCwd = await realOrSelf(cwd);
   // Every path argument, as a path in the repository: the base tree has the same layout.
@@ -84,6 +85,8 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
     paths: relatives.filter((relative) => existsSync(inTree(relative))).map(inTree),
     cwd: baseCwd,
     root: tree,
+    // A directory whose manifests the change adds may hold none at the base.
+    allowEmptyPaths: true,
     stdin: undefined,
     ignore: options.ignore?.map((glob) => (path.isAbsolute(glob) ? toBase(glob) : glob)),
     helmValues: options.helmValues && helmValues,
@@ -113,6 +116,8 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
   try {
     const head = await lint({
       ...options,
+      // Paths relative to the repository, as the base's are, also when the working directory is elsewhere.
+      root: options.root ?? top,
       onScope: (scope) => {
         headModels.set(scopeKey(scope.kind, scope.name), scope.model);
         options.onScope?.(scope);
@@ -242,4 +247,16 @@ function mergeKey(item: Record<string, unknown>): string | undefined {
     if (typeof value === 'string' || typeof value === 'number') return `[${key}=${value}]`;
   }
   return undefined;
+}
+
+/** The nearest existing directory at or above `target` (git runs there; a file argument names its directory). */
+async function gitDirectoryOf(target: string): Promise<string> {
+  for (let dir = target; ; dir = path.dirname(dir)) {
+    try {
+      if ((await stat(dir)).isDirectory()) return dir;
+    } catch {
+      // not there (yet): its parent
+    }
+    if (path.dirname(dir) === dir) return dir;
+  }
 }

@@ -200,7 +200,7 @@ export class CaseChecker {
     const run = spawnSync(process.execPath, [BIN, '--no-config', '--format', 'json', 'good', INPUT], {
       cwd: this.workDir,
       encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
       timeout: 120_000,
       maxBuffer: 256 * 1024 * 1024,
     });

@@ -19,7 +19,8 @@ import { PROJECT_ROOT } from '../helpers/paths.js';
 import { runPvlint } from '../helpers/spawn.js';
 import { HAS_KUSTOMIZE } from '../render/helpers.js';
 import { NASTY_NAMES, nastyGraph, SHOP } from './fixtures.js';
-import { CHROMIUM, graphOf, MERMAID_JS, warnSkipped } from './helpers.js';
+import { requires } from '../helpers/requires.js';
+import { CHROMIUM, graphOf, MERMAID_JS } from './helpers.js';
 import { decodePng } from './png.js';
 
 const browser = suite('graph: browser');
@@ -37,13 +38,13 @@ interface Run {
 }
 
 /** Opens a file in headless Chromium; `--dump-dom` unless `screenshot` is given. */
-function open(file: string, options: { screenshot?: string; budgetMs?: number } = {}): Run {
+function open(file: string, options: { screenshot?: string; budgetMs?: number; window?: { width: number; height: number } } = {}): Run {
   const profile = mkdtempSync(path.join(work, 'profile-'));
   const args = [
     '--headless=new', '--disable-gpu', '--no-sandbox', '--no-first-run', '--hide-scrollbars', '--disable-extensions',
     `--user-data-dir=${profile}`, '--enable-logging=stderr', '--v=0', `--virtual-time-budget=${options.budgetMs ?? 5000}`,
     ...(options.screenshot
-      ? [`--screenshot=${options.screenshot}`, `--window-size=${SCREENSHOT_SIZE.width},${SCREENSHOT_SIZE.height}`]
+      ? [`--screenshot=${options.screenshot}`, `--window-size=${(options.window ?? SCREENSHOT_SIZE).width},${(options.window ?? SCREENSHOT_SIZE).height}`]
       : ['--dump-dom']),
     pathToFileURL(file).href,
   ];
@@ -59,11 +60,8 @@ function count(text: string, needle: string): number {
   return text.split(needle).length - 1;
 }
 
-function skipped(): boolean {
-  if (CHROMIUM) return false;
-  warnSkipped('browser tests of the graph HTML and Mermaid', 'chromium is not installed', 'apt-get install chromium (.ci/run does this)');
-  return true;
-}
+const NO_CHROMIUM = ['chromium is not installed', 'apt-get install chromium (.ci/run does this)'] as const;
+const withChromium = (what: string) => requires(browser, CHROMIUM !== undefined, `${what} (browser test of pvlint graph)`, ...NO_CHROMIUM);
 
 function assertDrawn(run: Run, graphs: readonly EnvironmentGraph[]): void {
   assert.equal(run.console, [], 'no console message');
@@ -79,8 +77,7 @@ function assertDrawn(run: Run, graphs: readonly EnvironmentGraph[]): void {
   assert.is(count(run.dom, '<li class="finding '), findings, 'every finding listed');
 }
 
-browser('the console capture works: a probe page\'s error and uncaught exception are seen', () => {
-  if (skipped()) return;
+withChromium('console capture')('the console capture works: a probe page\'s error and uncaught exception are seen', () => {
   const probe = path.join(work, 'probe.html');
   writeFileSync(probe, '<!DOCTYPE html><html><body><script>console.error("probe-error-1"); throw new Error("probe-throw-2");</script></body></html>');
   const run = open(probe);
@@ -88,8 +85,34 @@ browser('the console capture works: a probe page\'s error and uncaught exception
   assert.ok(run.console.some((line) => line.includes('Uncaught Error: probe-throw-2')), run.stderr.slice(-2000));
 });
 
-browser('HTML: every node, edge, rule label and finding of an environment is drawn; no console message', () => {
-  if (skipped()) return;
+withChromium('HTML sizing')('HTML in a narrow window: the whole picture is on screen, down to the StorageClass column (not cut off)', () => {
+  const graphs = [graphOf(SHOP)];
+  const html = toHtml(graphs, { toolVersion: 'test' });
+  const drawnWidth = Number(/<svg [^>]*class="pvlint-graph" width="(\d+)"/.exec(html)![1]);
+  const window = { width: 1200, height: 1400 }; // wider than the 1000 px at which the findings move below
+  assert.ok(drawnWidth > window.width - 360, `the picture (${drawnWidth} px) is wider than its column`);
+  const file = path.join(work, 'narrow.html');
+  writeFileSync(file, html);
+  const png = path.join(work, 'narrow.png');
+  open(file, { screenshot: png, window });
+  const image = decodePng(readFileSync(png));
+  let classFill = 0;
+  let rightmost = 0;
+  for (let y = 0; y < image.height; y += 1) {
+    for (let x = 0; x < image.width; x += 1) {
+      const [r, g, b] = image.pixel(x, y);
+      if (r === 0xfb && g === 0xef && b === 0xff) {
+        classFill++;
+        rightmost = Math.max(rightmost, x);
+      }
+    }
+  }
+  assert.ok(classFill > 500, `the StorageClass boxes (the rightmost column) are on screen (${classFill} pixels)`);
+  // The class column ends inside the picture's column, left of the findings list (360 px wide).
+  assert.ok(rightmost < window.width - 360, `the class column ends at x=${rightmost}`);
+});
+
+withChromium('HTML drawing')('HTML: every node, edge, rule label and finding of an environment is drawn; no console message', () => {
   const graphs = [graphOf(SHOP), nastyGraph()];
   const file = path.join(work, 'shop.html');
   writeFileSync(file, toHtml(graphs, { toolVersion: 'test' }));
@@ -102,12 +125,8 @@ browser('HTML: every node, edge, rule label and finding of an environment is dra
   assert.not.match(readFileSync(file, 'utf8'), /\b(src|href)="(https?:)?\/\//);
 });
 
-browser('HTML of the examples\' prod overlay: drawn, and the screenshot shows the picture with its red finding edges', () => {
-  if (skipped()) return;
-  if (!HAS_KUSTOMIZE) {
-    warnSkipped('browser test of the prod overlay picture', 'neither kustomize nor kubectl is on PATH', 'install kubectl');
-    return;
-  }
+(HAS_KUSTOMIZE ? withChromium('prod overlay screenshot') : requires(browser, false, 'browser test of the prod overlay picture', 'neither kustomize nor kubectl is on PATH', 'install kubectl'))(
+  'HTML of the examples\' prod overlay: drawn, and the screenshot shows the picture with its red finding edges', () => {
   const file = path.join(work, 'prod.html');
   const cli = runPvlint(['graph', PROD, '--format', 'html', '--output', file], { cwd: PROJECT_ROOT });
   assert.is(cli.code, 0, cli.stderr);
@@ -154,16 +173,15 @@ browser('the README\'s picture is a screenshot of this page (docs/graph/prod-sto
   assert.ok(readme.includes('](docs/graph/prod-storage.png)'), 'the README shows it');
 });
 
-browser('Mermaid itself renders pvlint\'s Mermaid text, and every name comes back as written', () => {
-  if (skipped()) return;
-  if (!MERMAID_JS) {
-    warnSkipped(
+(MERMAID_JS
+  ? withChromium('Mermaid rendering')
+  : requires(
+      browser,
+      false,
       'rendering the Mermaid text with Mermaid',
       'no mermaid.min.js (MERMAID_JS, or ~/.cache/pvlint-ci/mermaid from .ci/run)',
       'run .ci/run once, or: npm pack mermaid@11 and set MERMAID_JS to package/dist/mermaid.min.js',
-    );
-    return;
-  }
+    ))('Mermaid itself renders pvlint\'s Mermaid text, and every name comes back as written', () => {
   const graphs = [graphOf(SHOP), nastyGraph(), { environment: 'empty', kind: 'manifests' as const, nodes: [], edges: [], namespaces: [], findings: [] }];
   const diagrams = graphs.map((g) => toMermaid(g, { title: true }));
   if (HAS_KUSTOMIZE) {
@@ -172,7 +190,7 @@ browser('Mermaid itself renders pvlint\'s Mermaid text, and every name comes bac
     diagrams.push(prod.stdout);
   }
   const page = `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre id="result">pending</pre>
-<script>${readFileSync(MERMAID_JS, 'utf8').replace(/<\/script/gi, '<\\/script')}</script>
+<script>${readFileSync(MERMAID_JS!, 'utf8').replace(/<\/script/gi, '<\\/script')}</script>
 <script>
 const diagrams = ${JSON.stringify(diagrams).replace(/</g, '\\u003c')};
 (async () => {

@@ -8,7 +8,8 @@ import type { EnvironmentGraph, GraphNode } from '../../src/graph/model.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
 import { HAS_KUSTOMIZE } from '../render/helpers.js';
 import { SHOP } from './fixtures.js';
-import { graphOf, warnSkipped } from './helpers.js';
+import { requires } from '../helpers/requires.js';
+import { graphOf } from './helpers.js';
 
 const build = suite('graph: build');
 
@@ -137,11 +138,7 @@ spec: {accessModes: [ReadWriteOnce], storageClassName: x, resources: {requests: 
   ]);
 });
 
-build('the examples\' prod overlay: the picture of the README', async () => {
-  if (!HAS_KUSTOMIZE) {
-    warnSkipped('graph of examples/kustomize/overlays/prod', 'neither kustomize nor kubectl is on PATH', 'install kubectl');
-    return;
-  }
+requires(build, HAS_KUSTOMIZE, 'graph of examples/kustomize/overlays/prod', 'neither kustomize nor kubectl is on PATH', 'install kubectl')('the examples\' prod overlay: the picture of the README', async () => {
   const collector = new GraphCollector();
   await lint({ paths: ['examples/kustomize/overlays/prod'], cwd: PROJECT_ROOT, onScope: collector.onScope });
   assert.is(collector.graphs.length, 1);

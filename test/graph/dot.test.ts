@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { dotString, toDot } from '../../src/graph/dot.js';
 import { findOnPath } from '../../src/render/executables.js';
 import { nastyGraph, SHOP } from './fixtures.js';
-import { graphOf, warnSkipped } from './helpers.js';
+import { requires } from '../helpers/requires.js';
+import { graphOf } from './helpers.js';
 
 const dot = suite('graph: dot');
 
@@ -27,14 +28,10 @@ dot('one cluster per environment, nested clusters per namespace, finding edges c
   assert.ok(text.includes('label="PVC nowhere\\n(not in the repo)"'), 'external nodes say so');
 });
 
-dot('Graphviz draws it', () => {
-  const graphviz = findOnPath('dot');
-  if (!graphviz) {
-    warnSkipped('drawing the DOT output with Graphviz', 'Graphviz (dot) is not installed', 'apt-get install graphviz (.ci/run does this)');
-    return;
-  }
+const graphviz = findOnPath('dot');
+requires(dot, graphviz !== undefined, 'drawing the DOT output with Graphviz', 'Graphviz (dot) is not installed', 'apt-get install graphviz (.ci/run does this)')('Graphviz draws it', () => {
   const graphs = [graphOf(SHOP), nastyGraph()];
-  const result = spawnSync(graphviz, ['-Tsvg'], { input: toDot(graphs), encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(graphviz!, ['-Tsvg'], { input: toDot(graphs), encoding: 'utf8', timeout: 60_000 });
   assert.is(result.status, 0, result.stderr);
   assert.is(result.stderr, '', 'no warning');
   assert.is(count(result.stdout, 'class="node"'), graphs.reduce((n, g) => n + g.nodes.length, 0));

@@ -16,10 +16,17 @@ export function runPvlint(args: readonly string[], options: { cwd: string; input
     cwd: options.cwd,
     input: options.input ?? '',
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    env: { ...plainEnv(), ...options.env },
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The test process's environment without colours: uvu sets FORCE_COLOR=1, which wins over NO_COLOR (as in Node). */
+export function plainEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.FORCE_COLOR;
+  return env;
 }
 
 /**
@@ -35,7 +42,7 @@ export function runPvlintAsNobody(args: readonly string[], cwd: string): CliRun 
   } catch {
     return undefined;
   }
-  const result = spawnSync('setpriv', [...asNobody, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  const result = spawnSync('setpriv', [...asNobody, ...args], { cwd, encoding: 'utf8', env: plainEnv(), timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -108,17 +108,22 @@ function workspace(files: Record<string, string>): string {
   return dir;
 }
 
-function runAction(cwd: string, inputs: Record<string, string>) {
+function runAction(cwd: string, inputs: Record<string, string>, extraEnv: Record<string, string> = {}) {
   const env: Record<string, string> = {};
   for (const [name, input] of Object.entries<any>(spec.inputs)) env[name] = String(input.default ?? '');
   Object.assign(env, inputs);
   const outputFile = path.join(tempDir('action-out'), 'output');
   writeFileSync(outputFile, '');
+  const summaryFile = path.join(path.dirname(outputFile), 'summary');
+  writeFileSync(summaryFile, '');
+  const runnerTemp = tempDir('action-runner-temp');
   const result = run('bash', [path.join(PROJECT_ROOT, 'action', 'run.sh')], {
     cwd,
     env: userEnv({
       GITHUB_ACTION_PATH: PROJECT_ROOT,
       GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      RUNNER_TEMP: runnerTemp,
       PVLINT_BIN: BIN,
       PVLINT_PATHS: env.paths,
       PVLINT_CONFIG: env.config,
@@ -127,6 +132,8 @@ function runAction(cwd: string, inputs: Record<string, string>) {
       PVLINT_SARIF_FILE: env['sarif-file'],
       PVLINT_SARIF_CATEGORY: env['sarif-category'],
       PVLINT_ARGS: env.args,
+      PVLINT_UPLOAD_SARIF: env['upload-sarif'],
+      ...extraEnv,
     }),
   });
   const outputs = Object.fromEntries(
@@ -135,7 +142,7 @@ function runAction(cwd: string, inputs: Record<string, string>) {
       .filter(Boolean)
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
-  return { ...result, outputs };
+  return { ...result, outputs, summary: readFileSync(summaryFile, 'utf8'), runnerTemp };
 }
 
 action('run.sh: defaults lint the workspace, print annotations and fail on an error', () => {
@@ -143,7 +150,55 @@ action('run.sh: defaults lint the workspace, print annotations and fail on an er
   const result = runAction(ws, {});
   assert.is(result.code, 1, result.output);
   assert.match(result.stdout, /^::error file=k8s\/pod\.yaml,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=pod-missing-pvc::/m);
-  assert.equal(result.outputs, { 'exit-code': '1', 'sarif-file': '' });
+  // upload-sarif defaults to true: SARIF goes to a temporary file for the upload step, by absolute path.
+  assert.is(result.outputs['exit-code'], '1');
+  assert.ok(result.outputs['sarif-file'].startsWith(`${result.runnerTemp}/`), result.outputs['sarif-file']);
+  const sarif = JSON.parse(readFileSync(result.outputs['sarif-file'], 'utf8'));
+  assert.equal(sarif.runs[0].results.map((r: any) => r.ruleId), ['pod-missing-pvc']);
+  // The whole report in the job summary, as Markdown.
+  assert.match(result.summary, /pod-missing-pvc/);
+  assert.match(result.summary, /k8s\/pod\.yaml/);
+  const off = runAction(ws, { 'upload-sarif': 'false' });
+  assert.equal(off.outputs, { 'exit-code': '1', 'sarif-file': '' });
+});
+
+action('run.sh: args and paths one per line, spaces kept; outputs follow working-directory', () => {
+  const ws = workspace({ 'my apps/pvc.yaml': CLAIM, 'my apps/pod.yaml': CONSUMER('shop'), 'sub dir/.keep': '' });
+  // A kustomize command with spaces in one argument: word splitting made it "path not found: build".
+  const kustomize = path.join(tempDir('action-bin'), 'fake kustomize');
+  writeFileSync(kustomize, '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+  const result = runAction(path.join(ws, 'sub dir'), {
+    paths: '../my apps\n',
+    args: `  --kustomize-command\n${kustomize} build --flag with-space\n\n--ignore\n**/nothing here/**\n`,
+    'sarif-file': 'out dir/pvlint.sarif',
+  });
+  assert.is(result.code, 1, result.output);
+  assert.not.match(result.output, /path not found/);
+  const sarifPath = path.join(ws, 'sub dir', 'out dir', 'pvlint.sarif');
+  assert.is(result.outputs['sarif-file'], sarifPath);
+  assert.ok(existsSync(sarifPath));
+  assert.match(result.stdout, /^::error file=my apps\/pod\.yaml,/m);
+});
+
+action('run.sh: the job summary stays under 1 MiB and says when it was cut', () => {
+  const ws = workspace({ 'k8s/pvc.yaml': CLAIM, 'k8s/pod.yaml': CONSUMER('shop') });
+  // A stand-in pvlint whose Markdown report is 3 MiB: the summary is cut, the log run is the real exit code.
+  const fake = path.join(tempDir('action-fake'), 'pvlint.mjs');
+  writeFileSync(
+    fake,
+    `import { writeFileSync } from 'node:fs';
+const args = process.argv.slice(2);
+const out = args[args.indexOf('--output') + 1];
+if (args.includes('markdown')) writeFileSync(out, ('| row | ' + 'x'.repeat(100) + ' |\\n').repeat(30000));
+process.exitCode = 1;
+`,
+  );
+  const result = runAction(ws, { 'upload-sarif': 'false' }, { PVLINT_BIN: fake });
+  assert.is(result.code, 1, result.output);
+  const bytes = Buffer.byteLength(result.summary);
+  assert.ok(bytes <= 1024 * 1024, `${bytes} bytes`);
+  assert.ok(bytes > 1000 * 1000, `${bytes} bytes`);
+  assert.match(result.summary, /The report was cut here/);
 });
 
 action('run.sh: sarif-file and sarif-category write SARIF too; exit code and outputs follow', () => {
@@ -159,7 +214,7 @@ action('run.sh: sarif-file and sarif-category write SARIF too; exit code and out
   assert.match(result.stdout, /pod-missing-pvc/); // the text report in the log
 });
 
-action('run.sh: paths split on spaces and newlines, fail-level and args are passed on', () => {
+action('run.sh: paths one per line (blanks around them dropped), fail-level and args are passed on', () => {
   const ws = workspace({ 'a/pvc.yaml': CLAIM, 'b/pod.yaml': CONSUMER('app'), 'c/other.yaml': CONSUMER('elsewhere') });
   // a and b together are clean: the pod finds its claim only when both are linted.
   const clean = runAction(ws, { paths: 'a\n  b' });
@@ -181,6 +236,7 @@ action('run.sh: a usage error exits 2 and says that no SARIF was written', () =>
   const ws = workspace({ 'pvc.yaml': CLAIM });
   const result = runAction(ws, { 'fail-level': 'fatal', 'sarif-file': 'x.sarif' });
   assert.is(result.code, 2, result.output);
+  assert.match(result.summary, /pvlint wrote no report/);
   assert.match(result.stdout, /::error title=pvlint::no SARIF file was written/);
   assert.equal(result.outputs, { 'exit-code': '2', 'sarif-file': '' });
 });
@@ -194,28 +250,39 @@ function readmeSection(heading: string): string {
   return readme.slice(start, end < 0 ? undefined : end);
 }
 
-action('README: the workflow uploads SARIF with the permissions, category and always()', () => {
+action('README: the workflows pin the action to a commit, upload through the action, pass args one per line', () => {
+  for (const heading of ['GitHub Actions', 'In pull requests']) {
+    const section = readmeSection(heading);
+    const block = /```yaml\n(# \.github\/workflows[\s\S]*?)```/.exec(section);
+    assert.ok(block, `no workflow block under ${heading}`);
+    const workflow = parse(block![1]);
+    const job: any = Object.values(workflow.jobs)[0];
+    assert.is(job.permissions['security-events'], 'write');
+    assert.is(job.permissions.contents, 'read');
+    assert.is(job.permissions.actions, 'read');
+    const steps = job.steps as any[];
+    const pvlint = steps.find((s) => typeof s.uses === 'string' && /\/pvlint@/.test(s.uses));
+    assert.ok(pvlint, 'no pvlint step');
+    assert.match(pvlint.uses, /^OWNER\/pvlint@[0-9a-f]{40}$/, 'pinned to a full commit id');
+    for (const input of Object.keys(pvlint.with)) assert.ok(spec.inputs[input], `README uses unknown input ${input}`);
+    // The action uploads: no separate upload step with a path that working-directory could misplace.
+    assert.not.ok(steps.some((s) => typeof s.uses === 'string' && s.uses.includes('upload-sarif')));
+    if (pvlint.with.args !== undefined) {
+      for (const line of String(pvlint.with.args).trim().split('\n')) assert.not.match(line.trim(), /^--\S+ \S/, `one argument per line: ${line}`);
+    }
+  }
   const section = readmeSection('GitHub Actions');
-  const block = /```yaml\n([\s\S]*?)```/.exec(section);
-  assert.ok(block, 'no yaml block');
-  const workflow = parse(block![1]);
-  const job: any = Object.values(workflow.jobs)[0];
-  assert.is(job.permissions['security-events'], 'write');
-  assert.is(job.permissions.contents, 'read');
-  assert.is(job.permissions.actions, 'read');
-  const steps = job.steps as any[];
-  const pvlint = steps.find((s) => typeof s.uses === 'string' && /\/pvlint@/.test(s.uses));
-  assert.ok(pvlint, 'no pvlint step');
-  for (const input of Object.keys(pvlint.with)) assert.ok(spec.inputs[input], `README uses unknown input ${input}`);
-  const upload = steps.find((s) => typeof s.uses === 'string' && s.uses.startsWith('github/codeql-action/upload-sarif@v3'));
-  assert.ok(upload, 'no upload-sarif@v3 step');
-  assert.match(upload.if, /always\(\)/);
-  assert.is(upload.with.sarif_file, pvlint.with['sarif-file']);
-  assert.match(upload.if, new RegExp(`steps\\.${pvlint.id}\\.outputs\\.sarif-file`));
-  assert.type(upload.with.category, 'string');
-  assert.ok(steps.indexOf(upload) > steps.indexOf(pvlint));
-  // the inputs table lists every input
   for (const input of Object.keys(spec.inputs)) assert.match(section, new RegExp(`\\| \`${input}\` \\|`), `README does not list input ${input}`);
+});
+
+action('action.yml uploads the SARIF run.sh wrote, by its absolute path, without failing the job', () => {
+  const upload = (spec.runs.steps as any[]).find((s) => typeof s.uses === 'string' && s.uses.startsWith('github/codeql-action/upload-sarif@'));
+  assert.ok(upload, 'no upload step');
+  assert.is(upload.with.sarif_file, '${{ steps.pvlint.outputs.sarif-file }}');
+  assert.is(upload.with.category, '${{ inputs.upload-category }}');
+  assert.is(upload['continue-on-error'], true);
+  assert.match(upload.if, /always\(\)/);
+  assert.match(upload.if, /inputs\.upload-sarif == 'true'/);
 });
 
 action.run();

@@ -148,7 +148,7 @@ github('standard input has no file in the checkout: the annotation carries only 
   assert.equal(parsed.properties, { title: 'pod-missing-pvc' });
 });
 
-github('the report: annotations in report order, then a plain summary line that is no command', () => {
+github('the report: errors first, each kind in report order, then a plain summary line that is no command', () => {
   const report = formatGithub(
     result([
       finding({ file: 'b.yaml', severity: 'warning', ruleId: 'rwo-update-overlap' }),
@@ -158,11 +158,12 @@ github('the report: annotations in report order, then a plain summary line that 
   );
   const lines = report.trimEnd().split('\n');
   assert.equal(lines.slice(0, 3).map((l) => `${parseCommand(l)!.command} ${parseCommand(l)!.properties.file}:${parseCommand(l)!.properties.line}`), [
-    'notice a.yaml:2',
     'error a.yaml:11',
     'warning b.yaml:11',
+    'notice a.yaml:2',
   ]);
-  assert.is(lines[3], 'pvlint: 1 error, 1 warning, 1 note in 3 files');
+  // Files with findings, as the text format counts them.
+  assert.is(lines[3], 'pvlint: 1 error, 1 warning, 1 note in 2 files');
   assert.is(parseCommand(lines[3]), undefined);
   assert.ok(report.endsWith('\n'));
   assert.is(formatGithub(result([])), 'pvlint: no problems in 3 files\n');

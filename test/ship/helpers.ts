@@ -21,7 +21,8 @@ export interface Run {
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE') continue;
+    // FORCE_COLOR: uvu sets it for its own output; it would win over NO_COLOR in the processes spawned here.
+    if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE' || key === 'FORCE_COLOR') continue;
     env[key] = value;
   }
   env.PATH = (process.env.PATH ?? '')

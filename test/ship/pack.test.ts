@@ -1,7 +1,7 @@
 // The npm package as a user gets it: `npm pack` of the built tree, installed into an empty directory with nothing
 // else, runs `npx pvlint` on a copy of examples/ and exposes the public API (JavaScript and types).
 import { expectedMarkers } from '../helpers/rule-tester.js';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -28,7 +28,7 @@ pack.before(() => {
 pack('the tarball holds the built code, schemas and rule docs, and no tests or sources', () => {
   const files = runOk('tar', ['-tzf', tarball]).stdout.split('\n').filter(Boolean);
   const has = (name: string) => files.includes(`package/${name}`);
-  for (const name of ['package.json', 'README.md', 'dist/src/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'schemas/report.schema.json']) {
+  for (const name of ['package.json', 'README.md', 'LICENSE', 'dist/src/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'schemas/report.schema.json']) {
     assert.ok(has(name), `${name} missing from the tarball`);
   }
   const ruleDocs = readdirSync(path.join(PROJECT_ROOT, 'docs', 'rules')).filter((f) => f.endsWith('.md'));
@@ -37,6 +37,15 @@ pack('the tarball holds the built code, schemas and rule docs, and no tests or s
   assert.ok(files.some((f) => f.startsWith('package/dist/rules/')), 'dist/rules missing from the tarball');
   assert.not.ok(files.some((f) => f.startsWith('package/dist/test/') || f.startsWith('package/src/') || f.startsWith('package/test/')));
   assert.not.ok(files.some((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), 'TypeScript sources in the tarball');
+});
+
+pack('LICENSE: the Apache License 2.0 that package.json names, in full', () => {
+  const pkgLicense = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).license;
+  assert.is(pkgLicense, 'Apache-2.0');
+  const text = readFileSync(path.join(installDir, 'node_modules', 'pvlint', 'LICENSE'), 'utf8');
+  assert.match(text, /^\s*Apache License\s+Version 2\.0, January 2004/);
+  assert.match(text, /END OF TERMS AND CONDITIONS/);
+  assert.ok(text.length > 10_000, 'the full text, not a notice');
 });
 
 pack('package.json: bin, exports, types and engines point at files that exist', () => {
@@ -86,6 +95,16 @@ pack('npx pvlint --version, rules and explain work from the install', () => {
   assert.is(runOk('npx', ['--no', '--', 'pvlint', '--version'], { cwd: installDir }).stdout.trim(), pkg.version);
   assert.match(runOk('npx', ['--no', '--', 'pvlint', 'rules'], { cwd: installDir }).stdout, /pod-missing-pvc/);
   assert.match(runOk('npx', ['--no', '--', 'pvlint', 'explain', 'pod-missing-pvc'], { cwd: installDir }).stdout, /pod-missing-pvc/);
+});
+
+pack('npx pvlint init in the project writes a $schema path that resolves to the installed schema', () => {
+  const init = run('npx', ['--no', '--', 'pvlint', 'init'], { cwd: installDir });
+  assert.is(init.code, 0, init.output);
+  const text = readFileSync(path.join(installDir, '.pvlint.yaml'), 'utf8');
+  const schema = /^# yaml-language-server: \$schema=(\S+)$/m.exec(text)?.[1];
+  assert.is(schema, './node_modules/pvlint/schemas/config.schema.json');
+  assert.ok(existsSync(path.join(installDir, schema!)));
+  rmSync(path.join(installDir, '.pvlint.yaml'));
 });
 
 pack("the public API: `import { lint, defineRule } from 'pvlint'` in JavaScript", () => {

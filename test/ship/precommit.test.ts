@@ -1,42 +1,19 @@
 // The pre-commit hook with the real pre-commit: `pre-commit try-repo <pvlint> pvlint --all-files` in a temporary
 // git repository of manifests. pvlint is a snapshot of this working tree as a clean git repository, because
 // try-repo on a dirty tree copies only tracked changes (untracked new files would be missing). pre-commit then
-// installs the hook as for any user: `npm install` in its clone, `npm pack` (whose prepack builds dist/), global
+// installs the hook as for any user: `npm install` in its clone, `npm pack` (whose prepare builds dist/), global
 // install of the tarball. Skipped, loudly, when pre-commit is not installed; .ci/run installs it.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { DEPLOYMENT_SAME_NAMESPACE, DEPLOYMENT_WRONG_NAMESPACE, PVC } from '../helpers/manifests.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
 import { commandExists, gitCommitAll, projectSnapshot, run, tempDir, userEnv, warnSkipped } from './helpers.js';
 
 const precommit = suite('pre-commit hook');
 
-const PVC = `apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: data, namespace: app}
-spec:
-  accessModes: [ReadWriteOnce]
-  resources: {requests: {storage: 1Gi}}
-`;
-const DEPLOYMENT_SAME_NAMESPACE = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: app}
-spec:
-  replicas: 1
-  strategy: {type: Recreate}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, volumeMounts: [{name: d, mountPath: /d}]}]
-      volumes:
-        - name: d
-          persistentVolumeClaim:
-            claimName: data
-`;
-const DEPLOYMENT_WRONG_NAMESPACE = DEPLOYMENT_SAME_NAMESPACE.replace('namespace: app', 'namespace: shop');
 
 precommit('the manifest: hook pvlint, language node, whole repo, manifests only, serial', () => {
   const hooks = parse(readFileSync(path.join(PROJECT_ROOT, '.pre-commit-hooks.yaml'), 'utf8'));
@@ -54,7 +31,7 @@ precommit('the manifest: hook pvlint, language node, whole repo, manifests only,
   // pre-commit reads the tarball name from `npm pack`'s stdout: the prepack build must not print there.
   assert.match(readFileSync(path.join(PROJECT_ROOT, '.npmrc'), 'utf8'), /^foreground-scripts=false$/m);
   const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
-  assert.ok(pkg.scripts.prepack, 'no prepack script: pre-commit would install a package without dist/');
+  assert.ok(pkg.scripts.prepare, 'no prepare script: pre-commit and git installs would get a package without dist/');
 });
 
 if (!commandExists('pre-commit') || !commandExists('git')) {
