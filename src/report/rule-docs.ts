@@ -51,6 +51,12 @@ export const DIAGNOSTIC_DOCS: readonly RuleDoc[] = [
     'Correct the key or value the message names; `schemas/config.schema.json` describes what the configuration accepts.',
   ),
   diagnosticDoc(
+    'pvlint/not-interpreted',
+    'Something the GitOps controller applies was read but not interpreted.',
+    'pvlint lints each cluster as its controller applies it. What it could not follow (a Kustomization or Application whose source is another repository, an ApplicationSet generator that needs cluster state, a HelmRelease whose chart it could not have, a build that failed, an unresolved variable in a storage field) is listed per environment in the text summary, in JSON summary.notInterpreted and in SARIF toolExecutionNotifications under this id, so a run never reads as "no problems" for objects it did not see. A StorageClass borrowed from another environment is listed here too, as a stated assumption.',
+    'Give pvlint what it needs to follow the object (configure gitops.repoURLs, map a chart with helm.charts, declare clusters by hand), or accept that those objects are not linted.',
+  ),
+  diagnosticDoc(
     'pvlint/parse',
     'A YAML document could not be parsed.',
     'pvlint reads every document of a file on its own. A document with a YAML syntax error (or a duplicate key, or too many aliases) cannot be read, so its resources are not linted; the other documents of the file still are.',
