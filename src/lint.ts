@@ -7,7 +7,9 @@ import { kindPlan, planKinds } from './engine/relevant-kinds.js';
 import { runRules, type RuleSetting } from './engine/run-rules.js';
 import { checkShapes } from './engine/shape-check.js';
 import { Suppressor, type SuppressionEntry } from './engine/suppress.js';
-import { discover, findRepoRoot } from './load/discover.js';
+import { findRepoRoot } from './load/discover.js';
+import { discoverInputs } from './environments/discover-inputs.js';
+import { enumerateEnvironments, looseEnvironmentName, selectEnvironments } from './environments/environments.js';
 import { formatBytes, resolveLimits, type Limits } from './load/limits.js';
 import { parseDeferred, type DeferredDocument, type KindPlan, type ParsedFile } from './load/parse-resources.js';
 import { BatchParser } from './load/batch-parser.js';
@@ -48,6 +50,11 @@ export interface LintOptions {
   helmNamespace?: string;
   /** Stop a render that runs longer than this (default 60000). */
   renderTimeoutMs?: number;
+  /**
+   * Lint only these environments (names as `--list-environments` prints them and findings carry them); an unknown
+   * name throws a UsageError. Undefined: all of them.
+   */
+  environments?: readonly string[];
   /** Lint without the environments whose renderer is missing (a note) instead of failing (exit 2). */
   skipMissingRenderers?: boolean;
   /** Pass `--enable-helm` to kustomize (kustomizations with `helmCharts`). Never on by default. */
@@ -178,11 +185,6 @@ function readSource(absPath: string, root: string, budget: ReadBudget): { file: 
   return { finding: diagnostic(ruleId, `${display}: ${message}`, { file: display, region }, severity) };
 }
 
-function scopeName(argument: string, root: string, cwd: string): string {
-  if (argument === '-') return '<stdin>';
-  return toDisplayPath(path.resolve(cwd, argument), root);
-}
-
 /** Distinct source files behind a rendered scope's objects (what the summary counts). */
 function originFiles(resources: readonly Resource[]): number {
   return new Set(resources.map((r) => r.origin?.file?.absPath ?? r.file.absPath)).size;
@@ -237,18 +239,24 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const lintCache = options.cacheLocation === undefined ? undefined : LintCache.open(path.resolve(cwd, options.cacheLocation), cacheContext(plan, limits));
   // Discovery first, for every argument: the Kustomize roots and charts it finds render (child processes) while the
   // loose manifests are read and parsed below. Findings keep their order: each argument's, then the renders'.
-  const inputs: [string, Awaited<ReturnType<typeof discover>>][] = [];
-  for (const argument of options.paths) {
-    inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles })]);
-  }
-  for (const [, input] of inputs) {
-    input.kustomizations.forEach((dir) => kustomizations.add(dir));
-    input.charts.forEach((dir) => charts.add(dir));
+  const inputs = await discoverInputs({ paths: options.paths, cwd, root, cache, ignore: options.ignore, followSymlinks: options.followSymlinks, maxFiles: limits.maxFiles });
+  // What renders and what is read comes from the one list of environments `--list-environments` prints.
+  const environments = enumerateEnvironments(inputs, root, cwd);
+  const selected = options.environments && selectEnvironments(environments, options.environments);
+  for (const environment of environments) {
+    if (selected && !selected.has(environment.name)) continue;
+    if (environment.kind === 'kustomize') kustomizations.add(environment.entry);
+    else if (environment.kind === 'helm') charts.add(environment.entry);
   }
   const rendering = renderAll(cache, [...kustomizations], [...charts], { ...options, relevantKinds: renderKinds, lintCache }, cwd);
   // Awaited after the loose manifests; until then a rejection must not count as unhandled.
   rendering.catch(() => undefined);
   for (const [argument, input] of inputs) {
+    if (selected && !selected.has(looseEnvironmentName(argument, root, cwd))) {
+      // Not linted in this run, but still first to claim its files, as in a run of every environment.
+      input.files.forEach((file) => seenFiles.add(file));
+      continue;
+    }
     for (const problem of input.problems) {
       const display = toDisplayPath(problem.file, root);
       const finding = diagnostic(problem.ruleId, `${display}: ${problem.message}`, { file: display, region: fileStart() }, problem.severity);
@@ -257,7 +265,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // Loose manifests of one argument are one environment. A committed or piped `helm template` stream is
     // an environment of its own (several renders of one chart side by side must not see each other);
     // `helm template --output-dir` writes one file per template, so such files group by directory.
-    const loose: Scope = { name: scopeName(argument, root, cwd), kind: 'manifests', files: 0, resources: [], deferred: [] };
+    const loose: Scope = { name: looseEnvironmentName(argument, root, cwd), kind: 'manifests', files: 0, resources: [], deferred: [] };
     const streams = new Map<string, Scope>();
     // Each file is parsed as soon as it is read (its text can go once nothing refers to it); read problems still
     // come before parse problems, as they always have.

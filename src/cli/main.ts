@@ -28,6 +28,8 @@ const OPTIONS = {
   'fail-level': { type: 'string' },
   'sarif-category': { type: 'string' },
   ignore: { type: 'string', multiple: true },
+  'list-environments': { type: 'boolean' },
+  environment: { type: 'string', multiple: true },
   quiet: { type: 'boolean', short: 'q' },
   'bundle-complete': { type: 'boolean' },
   'kustomize-command': { type: 'string' },
@@ -113,6 +115,11 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (!(renderTimeoutSeconds > 0) || !Number.isFinite(renderTimeoutSeconds)) {
     return usage(io, `--render-timeout takes a number of seconds greater than 0 (got "${timeoutText}")`);
   }
+  if (values['list-environments']) {
+    const fromConfig = configured ? configLintOptions(configured) : {};
+    const { listEnvironmentsCommand } = await import('./list-environments-command.js');
+    return await listEnvironmentsCommand(io, { format, paths, ignore: [...(fromConfig.ignore ?? []), ...(values.ignore ?? [])], followSymlinks: values['follow-symlinks'], limits: fromConfig.limits });
+  }
   const progress = progressReporter(io);
   // Each environment's picture, for `pvlint graph` and the Markdown report.
   const graphs = graphCommand || format === 'markdown' ? new (await import('../graph/collect.js')).GraphCollector() : undefined;
@@ -140,6 +147,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       skipMissingRenderers: values['skip-missing-renderers'],
       enableHelm: values['enable-helm'] || fromConfig.enableHelm,
       followSymlinks: values['follow-symlinks'],
+      environments: values.environment,
       parseAllDocuments: values['parse-all-documents'],
       cacheLocation: values.cache || values['cache-location'] !== undefined
         ? values['cache-location'] ?? path.join(await findRepoRoot(io.cwd), 'node_modules', '.cache', 'pvlint')
