@@ -14,19 +14,11 @@ import { createConfigAjv, readConfigSchema } from '../../src/config/config-ajv.j
 import { builtinOptionsValidator, configValidator } from '../../src/config/compiled-validators.js';
 import { BUILTIN_RULES } from '../../src/registry.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
+import { seededRandom as random } from '../helpers/random.js';
 import { spawnSync } from 'node:child_process';
 
 const test = suite('compiled validators');
 
-/** A small seeded generator (mulberry32): the same mutations on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const REPLACEMENTS: unknown[] = ['3', 3, -1, 2 ** 40, 1.5, true, 'yes', 'on', 'No', [], ['ReadWriteOnce'], {}, { a: 1 }, null, '10', '10Gi', '', ' 512 ', '0x10', 0, 'ReadWriteOnce'];
 
