@@ -55,6 +55,8 @@ export interface LintOptions {
    * name throws a UsageError. Undefined: all of them.
    */
   environments?: readonly string[];
+  /** With `environments`: a name that is not an environment here selects nothing instead of failing (`--base`). */
+  allowAbsentEnvironments?: boolean;
   /** Lint without the environments whose renderer is missing (a note) instead of failing (exit 2). */
   skipMissingRenderers?: boolean;
   /** Pass `--enable-helm` to kustomize (kustomizations with `helmCharts`). Never on by default. */
@@ -242,7 +244,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const inputs = await discoverInputs({ paths: options.paths, cwd, root, cache, ignore: options.ignore, followSymlinks: options.followSymlinks, maxFiles: limits.maxFiles });
   // What renders and what is read comes from the one list of environments `--list-environments` prints.
   const environments = enumerateEnvironments(inputs, root, cwd);
-  const selected = options.environments && selectEnvironments(environments, options.environments);
+  const selected = options.environments && selectEnvironments(environments, options.environments, options.allowAbsentEnvironments);
   for (const environment of environments) {
     if (selected && !selected.has(environment.name)) continue;
     if (environment.kind === 'kustomize') kustomizations.add(environment.entry);

@@ -57,12 +57,15 @@ export function enumerateEnvironments(inputs: readonly (readonly [string, Discov
   return [...loose, ...all.filter((e) => e.kind === 'kustomize'), ...all.filter((e) => e.kind !== 'kustomize')];
 }
 
-/** The names `--environment` selected; a name that is not an environment of this run is a usage error. */
-export function selectEnvironments(environments: readonly PlannedEnvironment[], names: readonly string[]): Set<string> {
+/**
+ * The names `--environment` selected; a name that is not an environment of this run is a usage error, unless
+ * `allowAbsent` (the base of `--base`, where an environment the change adds does not exist yet).
+ */
+export function selectEnvironments(environments: readonly PlannedEnvironment[], names: readonly string[], allowAbsent = false): Set<string> {
   const known = new Set(environments.map((e) => e.name));
   const normalise = (name: string) => (name === '<stdin>' ? name : name.replace(/^\.\//, '').replace(/\/+$/, '') || '.');
   const unknown = names.filter((name) => !known.has(normalise(name)));
-  if (unknown.length > 0) {
+  if (unknown.length > 0 && !allowAbsent) {
     const listed = [...known].slice(0, 10).join(', ');
     throw new UsageError(
       `no environment named ${unknown.map((n) => `"${n}"`).join(', ')} in these paths (${known.size === 0 ? 'there are none' : `they are: ${listed}${known.size > 10 ? ', …' : ''}`}; ` +

@@ -85,6 +85,8 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
     cwd: baseCwd,
     root: tree,
     stdin: undefined,
+    // An environment the change adds has no base.
+    allowAbsentEnvironments: true,
     ignore: options.ignore?.map((glob) => (path.isAbsolute(glob) ? toBase(glob) : glob)),
     helmValues: options.helmValues && helmValues,
     suppressionBase,

@@ -70,4 +70,18 @@ list('an argument with no manifests of its own and nothing to render is still an
   assert.equal(JSON.parse(run.stdout).environments, [{ name: 'empty', kind: 'manifests', entry: 'empty', files: 0, bytes: 0 }]);
 });
 
+list('--environment with --base: an environment the change adds (absent at the base) is linted, not an error', () => {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'pvlint-environments-base-'));
+  cpSync(path.join(repo, 'plain'), path.join(work, 'plain'), { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: work });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'base');
+  cpSync(path.join(repo, 'plain', 'storage-classes.yaml'), path.join(work, 'added', 'classes.yaml'));
+  const run = runPvlint(['--base', 'HEAD', '--environment', 'added', '-f', 'json', 'plain', 'added'], { cwd: work });
+  assert.ok(run.code === 0 || run.code === 1, `exit ${run.code}: ${run.stderr}`);
+  const report = JSON.parse(run.stdout) as { summary: { environments: { name: string }[] } };
+  assert.equal(report.summary.environments.map((e) => e.name), ['added']);
+});
+
 list.run();
