@@ -3,7 +3,7 @@
 // peak RSS from `/usr/bin/time`, else from the child's own report); contenders alternate round-robin
 // within each repetition, and the table shows medians.
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,7 +17,9 @@ const GENERATOR_VERSION = 3;
 const PEER = '@monokle/validation';
 const PEER_VERSION = '0.33.0';
 const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000 };
-const ALL_INPUTS = ['startup', '1k', '10k', '100k', 'corpus'];
+const ALL_INPUTS = ['startup', 'plain', '1k', '10k', '100k', 'corpus', 'gitops'];
+/** The plain-manifest input: loose manifests only (no Kustomize root, no chart), ~3,000 documents, from the corpus. */
+const PLAIN_REPOS = ['kubernetes__examples', 'awslabs__data-on-eks', 'kubernetes-sigs__azuredisk-csi-driver'];
 
 interface Sample {
   /** Wall time, spawn to exit. */
@@ -28,6 +30,9 @@ interface Sample {
   exitCode: number | null;
   status: 'ok' | 'timeout' | 'oom' | 'error';
   note?: string;
+  /** gitops: renderer processes (kubectl, kustomize, helm) the run started, and their summed wall time. */
+  renders?: number;
+  renderSeconds?: number;
 }
 
 interface ContenderResult {
@@ -40,6 +45,15 @@ interface ContenderResult {
   peakRssMb: number | null;
   status: string;
   ratioToReference: number | null;
+  /**
+   * The median over repetitions of this run's time divided by the reference's in the same repetition (they
+   * alternate within a repetition, so a busy spell hits both): steadier than the ratio of medians on a shared machine.
+   */
+  pairRatioToReference?: number | null;
+  pairCpuRatioToReference?: number | null;
+  /** gitops: median renders and render seconds per run. */
+  medianRenders?: number | null;
+  medianRenderSeconds?: number | null;
 }
 
 interface Contender {
@@ -65,7 +79,8 @@ const { values: opts } = parseArgs({
     'peer-timeout': { type: 'string', default: '300' },
     'peer-heap': { type: 'string', default: '4096' },
     slow: { type: 'string', default: '60' },
-    corpus: { type: 'string', default: path.resolve(REPO, '..', 'shared', 'corpus') },
+    corpus: { type: 'string', default: process.env.PVLINT_BENCH_CORPUS ?? path.resolve(REPO, '..', 'shared', 'corpus') },
+    gitops: { type: 'string', default: path.join(REPO, 'test', 'fixtures', 'gitops') },
     out: { type: 'string', default: path.join(REPO, 'bench', 'results.json') },
     tmp: { type: 'string', default: path.join(os.tmpdir(), 'pvlint-bench') },
     'peer-dir': { type: 'string', default: process.env.PVLINT_BENCH_PEER_DIR ?? path.join(os.homedir(), '.cache', 'pvlint-bench', `peer-${PEER_VERSION}`) },
@@ -89,7 +104,9 @@ if (opts.help) {
   --peer-timeout S   the peer's timeout in seconds (default 300; it is super-linear)
   --peer-heap MB     --max-old-space-size for the peer (default 4096)
   --slow S           a contender whose first run takes longer than S seconds is not repeated (default 60)
-  --corpus DIR       the real-world corpus (default ../shared/corpus; skipped when absent)
+  --corpus DIR       the real-world corpus (default $PVLINT_BENCH_CORPUS, else ../shared/corpus; corpus and plain
+                     are skipped when it is absent); plain: the loose manifests of ${PLAIN_REPOS.join(', ')}
+  --gitops DIR       GitOps fixtures, one repository per directory (default test/fixtures/gitops; skipped when absent)
   --out FILE         results file (default bench/results.json; other inputs already in it are kept)
   --tmp DIR          where generated repos live (default $TMPDIR/pvlint-bench; reused across runs)
   --peer-dir DIR     where ${PEER}@${PEER_VERSION} is installed (default ~/.cache/pvlint-bench/peer-${PEER_VERSION})
@@ -144,13 +161,18 @@ function median(values: readonly number[]): number | null {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** pvlint exits 2 on a render failure (e.g. a remote base without network): timed all the same. */
+function usableSample(contender: string, s: Sample): boolean {
+  return s.status === 'ok' || (s.status === 'error' && s.exitCode === 2 && contender.startsWith('pvlint'));
+}
+
 let runCounter = 0;
 
 /**
  * Runs one command as its own process group under `/usr/bin/time` and measures wall time here, from spawn
  * to exit. A run past the timeout is killed (the whole group); a V8 heap exhaustion is reported as "oom".
  */
-function runChild(command: string, args: readonly string[], options: { cwd?: string; okCodes?: readonly number[]; stdout?: 'null' | 'pipe'; timeoutMs?: number } = {}): Promise<Sample> {
+function runChild(command: string, args: readonly string[], options: { cwd?: string; okCodes?: readonly number[]; stdout?: 'null' | 'pipe'; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<Sample> {
   const okCodes = options.okCodes ?? [0];
   const timeFile = path.join(scratch, `time-${runCounter++}.txt`);
   const argv = TIME ? [TIME, '-f', '%M %U %S', '-o', timeFile, command, ...args] : [command, ...args];
@@ -161,7 +183,7 @@ function runChild(command: string, args: readonly string[], options: { cwd?: str
       cwd: options.cwd,
       detached: true,
       stdio: ['ignore', devnull ?? 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
     });
     let stdout = '';
     let stderr = '';
@@ -406,8 +428,7 @@ async function measure(name: string, dir: string, all: Contender[], reference: s
   }
   const results: ContenderResult[] = contenders.map((c) => {
     const list = samples.get(c.name)!;
-    // pvlint exits 2 on a render failure (e.g. a remote base without network): timed all the same.
-    const usable = list.filter((s) => s.status === 'ok' || (s.status === 'error' && s.exitCode === 2 && c.name.startsWith('pvlint')));
+    const usable = list.filter((s) => usableSample(c.name, s));
     const failed = list.find((s) => s.status === 'timeout' || s.status === 'oom');
     const rss = list.map((s) => s.rssMb).filter((v): v is number => v !== null);
     const status = usable.length > 0 ? (usable.length === list.length ? 'ok' : `ok (${usable.length}/${list.length})`) : failed ? failed.status : list.length === 0 ? 'skipped' : 'error';
@@ -425,6 +446,29 @@ async function measure(name: string, dir: string, all: Contender[], reference: s
   });
   const ref = results.find((r) => r.name === reference)?.medianSeconds ?? null;
   for (const r of results) r.ratioToReference = ref && r.medianSeconds !== null ? Math.round((r.medianSeconds / ref) * 100) / 100 : null;
+  const refSamples = samples.get(reference) ?? [];
+  for (const r of results) {
+    if (r.name === reference || refSamples.length === 0) continue;
+    const pairs = (value: (s: Sample) => number | null) => {
+      const ratios: number[] = [];
+      r.samples.forEach((s, i) => {
+        const base = refSamples[i];
+        const a = value(s);
+        const b = base && value(base);
+        if (base && usableSample(r.name, s) && usableSample(reference, base) && a !== null && b) ratios.push(a / b);
+      });
+      const m = median(ratios);
+      return m === null ? null : Math.round(m * 100) / 100;
+    };
+    r.pairRatioToReference = pairs((s) => s.seconds);
+    r.pairCpuRatioToReference = pairs((s) => s.cpuSeconds);
+  }
+  for (const r of results) {
+    const rendered = r.samples.filter((s) => s.renders !== undefined);
+    if (rendered.length === 0) continue;
+    r.medianRenders = median(rendered.map((s) => s.renders!));
+    r.medianRenderSeconds = median(rendered.map((s) => s.renderSeconds!));
+  }
   const runOptions = { reps, slowSeconds, timeoutSeconds: timeoutMs / 1000, peerTimeoutSeconds: Number(opts['peer-timeout']), seed: Number(opts.seed) };
   return { name, path: dir, measuredAt: new Date().toISOString(), runOptions, reference, loadAverage: { before, after: os.loadavg().map((n) => Math.round(n * 100) / 100) }, repo, contenders: results, notes };
 }
@@ -558,6 +602,65 @@ function repoContenders(label: string, dir: string, kindsFile: string, peerDir: 
   return list;
 }
 
+/** A directory on PATH whose kubectl, kustomize and helm log each run (tool, nanoseconds) and run the real one. */
+function renderShims(): { bin: string; log: string } | undefined {
+  const bin = path.join(scratch, 'render-shims');
+  const logFile = path.join(scratch, 'renders.log');
+  const real = (tool: string): string | undefined => {
+    if (tool === 'helm' && process.env.PVLINT_TEST_HELM && existsSync(process.env.PVLINT_TEST_HELM)) return process.env.PVLINT_TEST_HELM;
+    try {
+      return execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  mkdirSync(bin, { recursive: true });
+  let any = false;
+  for (const tool of ['kubectl', 'kustomize', 'helm']) {
+    const target = real(tool);
+    if (!target) continue;
+    any = true;
+    const script = `#!/bin/sh\nstart=$(date +%s%N)\n'${target}' "$@"\ncode=$?\necho "${tool} $(( $(date +%s%N) - start ))" >> '${logFile}'\nexit $code\n`;
+    writeFileSync(path.join(bin, tool), script, { mode: 0o755 });
+  }
+  return any ? { bin, log: logFile } : undefined;
+}
+
+/**
+ * gitops: pvlint on each GitOps fixture repository (a directory of --gitops, default test/fixtures/gitops), with the
+ * renderers behind logging shims: how many renders each run starts and how long they take.
+ */
+async function gitopsInput(notes: string[]): Promise<InputResult | undefined> {
+  const root = path.resolve(opts.gitops!);
+  const fixtures = existsSync(root) ? readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(root, e.name)).sort() : [];
+  if (fixtures.length === 0) {
+    log(`bench: gitops: no fixture directories under ${root} (the Flux and Argo CD fixtures arrive with the GitOps work): skipped`);
+    return undefined;
+  }
+  const shims = renderShims();
+  if (!shims) notes.push('gitops: no kubectl, kustomize or helm here: nothing renders');
+  const contenders: Contender[] = [{ name: 'node -e 0', description: 'node starting and exiting', command: 'node -e 0', run: () => runChild(process.execPath, ['-e', '0'], { stdout: 'null' }) }];
+  for (const fixture of fixtures) {
+    const name = `pvlint (${path.basename(fixture)})`;
+    contenders.push({
+      name,
+      description: `pvlint on ${displayArg(fixture)}, renderers counted and timed through shims on PATH`,
+      command: `node dist/src/bin.js --skip-missing-renderers ${displayArg(fixture)}`,
+      run: async () => {
+        if (shims) writeFileSync(shims.log, '');
+        const env = shims ? { PATH: `${shims.bin}${path.delimiter}${process.env.PATH ?? ''}` } : undefined;
+        const sample = await runChild(process.execPath, [BIN, '--skip-missing-renderers', fixture], { cwd: fixture, okCodes: [0, 1], stdout: 'null', env });
+        if (!shims) return sample;
+        const lines = readFileSync(shims.log, 'utf8').split('\n').filter(Boolean);
+        const nanos = lines.reduce((n, l) => n + Number(l.split(' ')[1] ?? 0), 0);
+        return { ...sample, renders: lines.length, renderSeconds: Math.round(nanos / 1e5) / 1e4 };
+      },
+    });
+  }
+  notes.push(`gitops: ${fixtures.length} fixture repositories under ${displayArg(root)}; renders are the kubectl/kustomize/helm processes a run starts (through logging shims on PATH), render s their summed wall time (they overlap: 2 at a time)`);
+  return measure('gitops', root, contenders, 'node -e 0', notes);
+}
+
 function fmt(n: number | null, digits = 3): string {
   return n === null ? '-' : n.toFixed(digits);
 }
@@ -569,7 +672,7 @@ function cpuAtStop(c: ContenderResult): number | null {
 }
 
 function table(results: readonly InputResult[]): string {
-  const rows: string[][] = [['input', 'contender', 'median s', 'ratio', 'CPU s', 'peak RSS MB', 'runs', 'status']];
+  const rows: string[][] = [['input', 'contender', 'median s', 'ratio', 'pairs', 'CPU s', 'peak RSS MB', 'runs', 'status']];
   for (const input of results) {
     for (const c of input.contenders) {
       rows.push([
@@ -577,15 +680,16 @@ function table(results: readonly InputResult[]): string {
         c.name,
         c.medianSeconds === null ? c.status : fmt(c.medianSeconds),
         c.ratioToReference === null ? '-' : `${c.ratioToReference.toFixed(2)}x`,
+        c.pairRatioToReference == null ? '-' : `${c.pairRatioToReference.toFixed(2)}x`,
         c.medianCpuSeconds !== null ? fmt(c.medianCpuSeconds, 2) : cpuAtStop(c) !== null ? `>=${fmt(cpuAtStop(c), 1)}` : '-',
         c.medianSeconds === null && c.peakRssMb !== null ? `>=${fmt(c.peakRssMb, 0)}` : fmt(c.peakRssMb, 0),
         String(c.samples.length),
-        c.status,
+        c.medianRenders != null ? `${c.status}, ${c.medianRenders} renders / ${fmt(c.medianRenderSeconds ?? null, 2)} s` : c.status,
       ]);
     }
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r: string[]): string => r.map((cell, i) => (i >= 2 && i <= 6 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ');
+  const line = (r: string[]): string => r.map((cell, i) => (i >= 2 && i <= 7 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ');
   const out = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  ')];
   let previous = '';
   for (const r of rows.slice(1)) {
@@ -593,7 +697,18 @@ function table(results: readonly InputResult[]): string {
     previous = r[0];
     out.push(line(r));
   }
-  return `${out.join('\n')}\n(ratio: to floor B' for repos, to \`node -e 0\` for startup; CPU s: user+sys incl. children; >=: lower bound, the run was stopped)\n`;
+  return `${out.join('\n')}\n(ratio: to floor B' for repos, to \`node -e 0\` for startup; pairs: median of the per-repetition ratios (alternated runs); CPU s: user+sys incl. children; >=: lower bound, the run was stopped)\n`;
+}
+
+/** The median over repetitions of a's time / b's time in the same repetition. */
+function pairRatio(a: ContenderResult, b: ContenderResult): number | null {
+  const ratios: number[] = [];
+  a.samples.forEach((s, i) => {
+    const t = b.samples[i];
+    if (t && usableSample(a.name, s) && usableSample(b.name, t) && t.seconds > 0) ratios.push(s.seconds / t.seconds);
+  });
+  const m = median(ratios);
+  return m === null ? null : Math.round(m * 100) / 100;
 }
 
 /** The issue's targets, checked on what this run measured. */
@@ -611,8 +726,11 @@ function targets(results: readonly InputResult[]): string[] {
     const bp = get(input, "floor B' (parse relevant)")?.medianSeconds;
     const b = get(input, 'floor B (parse all)')?.medianSeconds;
     const peer = get(input, `peer (${PEER})`);
-    if (bp) lines.push(`${input.name}: pvlint / floor B' = ${(pv.medianSeconds / bp).toFixed(2)} (target <= 1.0): ${pv.medianSeconds <= bp ? 'met' : 'MISSED'}`);
-    if (b) lines.push(`${input.name}: pvlint / floor B  = ${(pv.medianSeconds / b).toFixed(2)} (target <= 0.5): ${pv.medianSeconds <= 0.5 * b ? 'met' : 'MISSED'}`);
+    const pair = pv.pairRatioToReference;
+    if (bp) lines.push(`${input.name}: pvlint / floor B' = ${(pv.medianSeconds / bp).toFixed(2)} (ratio of medians)${pair != null ? `, ${pair.toFixed(2)} (median of alternated pairs; CPU ${fmt(pv.pairCpuRatioToReference ?? null, 2)})` : ''} (target <= 1.0): ${(pair ?? pv.medianSeconds / bp) <= 1 ? 'met' : 'MISSED'}`);
+    const bAll = get(input, 'floor B (parse all)');
+    const pairB = bAll ? pairRatio(pv, bAll) : null;
+    if (b) lines.push(`${input.name}: pvlint / floor B  = ${(pv.medianSeconds / b).toFixed(2)} (ratio of medians)${pairB !== null ? `, ${pairB.toFixed(2)} (median of alternated pairs)` : ''} (target <= 0.5): ${(pairB ?? pv.medianSeconds / b) <= 0.5 ? 'met' : 'MISSED'}`);
     if (peer?.medianSeconds) lines.push(`${input.name}: peer / pvlint = ${(peer.medianSeconds / pv.medianSeconds).toFixed(1)}x (target >= 10x): ${peer.medianSeconds >= 10 * pv.medianSeconds ? 'met' : 'MISSED'}`);
     else if (peer) {
       const cpu = cpuAtStop(peer);
@@ -628,6 +746,11 @@ function targets(results: readonly InputResult[]): string[] {
     const cpuRatio = (c: ContenderResult): string => (c.medianCpuSeconds !== null && pv.medianCpuSeconds ? `${(c.medianCpuSeconds / pv.medianCpuSeconds).toFixed(2)}` : '-');
     if (changed?.medianSeconds != null) lines.push(`${input.name}: pvlint --cache (1 file changed) / pvlint (text) = ${(changed.medianSeconds / pv.medianSeconds).toFixed(2)} wall, ${cpuRatio(changed)} CPU (target <= 0.25): ${changed.medianSeconds <= 0.25 * pv.medianSeconds ? 'met' : 'MISSED'}`);
     if (cold?.medianSeconds != null) lines.push(`${input.name}: pvlint --cache (cold) / pvlint (text) = ${(cold.medianSeconds / pv.medianSeconds).toFixed(2)} wall, ${cpuRatio(cold)} CPU (writing the cache; no target)`);
+    if (input.name === 'gitops') {
+      for (const c of input.contenders) {
+        if (c.medianRenders != null) lines.push(`gitops: ${c.name}: ${c.medianRenders} renders, ${fmt(c.medianRenderSeconds ?? null, 2)} s rendering of ${fmt(c.medianSeconds)} s (no target)`);
+      }
+    }
     if (pv.peakRssMb && input.name === '100k') lines.push(`100k: pvlint peak RSS ${pv.peakRssMb} MB (target <= 1024): ${pv.peakRssMb <= 1024 ? 'met' : 'MISSED'}`);
   }
   const ten = results.find((r) => r.name === '10k');
@@ -694,11 +817,35 @@ async function main(): Promise<void> {
       results.push(await measure('startup', small, contenders, 'node -e 0', notes));
       continue;
     }
+    if (input === 'gitops') {
+      const measured = await gitopsInput(notes);
+      if (measured) {
+        results.push(measured);
+        process.stdout.write(`\n${table([measured])}`);
+      }
+      continue;
+    }
     let dir: string;
     let recorded: string;
     let info: RepoInfo;
     let contenders: Contender[];
-    if (input === 'corpus') {
+    if (input === 'plain') {
+      const corpus = path.resolve(opts.corpus!);
+      const repos = PLAIN_REPOS.map((name) => path.join(corpus, name));
+      const absent = repos.filter((r) => !existsSync(r));
+      if (absent.length > 0) {
+        log(`bench: plain: ${absent.join(', ')} absent (--corpus or PVLINT_BENCH_CORPUS): skipped`);
+        continue;
+      }
+      recorded = repos.join(' ');
+      dir = path.join(scratch, 'plain');
+      for (const repo of repos) cpSync(repo, path.join(dir, path.basename(repo)), { recursive: true, verbatimSymlinks: true });
+      const files = manifestFiles(dir);
+      const roots = await pvlintRoots(dir);
+      info = { files: files.length, documents: null, bytes: files.reduce((n, f) => n + readFileSync(f).length, 0), kustomizeRoots: roots.length };
+      notes.push(`plain: the loose manifests of ${PLAIN_REPOS.join(', ')} (copied into the scratch directory; ${roots.length} Kustomize roots, so nothing renders: the parse-bound case)`);
+      contenders = repoContenders(input, dir, kindsFile, peerDir, notes);
+    } else if (input === 'corpus') {
       recorded = path.resolve(opts.corpus!);
       if (!existsSync(recorded)) {
         log(`bench: corpus: ${recorded} is absent: skipped`);

@@ -7,7 +7,9 @@ import { kindPlan, planKinds } from './engine/relevant-kinds.js';
 import { runRules, type RuleSetting } from './engine/run-rules.js';
 import { checkShapes } from './engine/shape-check.js';
 import { Suppressor, type SuppressionEntry } from './engine/suppress.js';
-import { discover, findRepoRoot } from './load/discover.js';
+import { findRepoRoot } from './load/discover.js';
+import { discoverInputs } from './environments/discover-inputs.js';
+import { enumerateEnvironments, looseEnvironmentName, selectEnvironments } from './environments/environments.js';
 import { formatBytes, resolveLimits, type Limits } from './load/limits.js';
 import { parseDeferred, type DeferredDocument, type KindPlan, type ParsedFile } from './load/parse-resources.js';
 import { BatchParser } from './load/batch-parser.js';
@@ -21,7 +23,7 @@ import type { ClusterFacts } from './model/cluster-facts.js';
 import { StorageModel } from './model/storage-model.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from './registry.js';
 import { borrowClusterWide } from './gitops/cluster-wide.js';
-import { directoriesByRepository, directoryArguments, gitopsEnvironments, mergeOutcomes, rendersEverything, type GitopsOutcome } from './gitops/gitops-environments.js';
+import { gitopsForPaths, rendersEverything } from './gitops/gitops-environments.js';
 import type { NotInterpreted } from './gitops/not-interpreted.js';
 import type { GitopsOptions } from './gitops/gitops-options.js';
 import { attachHelmLocators, findChart } from './render/helm-stream.js';
@@ -56,6 +58,13 @@ export interface LintOptions {
   helmNamespace?: string;
   /** Stop a render that runs longer than this (default 60000). */
   renderTimeoutMs?: number;
+  /**
+   * Lint only these environments (names as `--list-environments` prints them and findings carry them); an unknown
+   * name throws a UsageError. Undefined: all of them.
+   */
+  environments?: readonly string[];
+  /** With `environments`: a name that is not an environment here selects nothing instead of failing (`--base`). */
+  allowAbsentEnvironments?: boolean;
   /** Lint without the environments whose renderer is missing (a note) instead of failing (exit 2). */
   skipMissingRenderers?: boolean;
   /** Pass `--enable-helm` to kustomize (kustomizations with `helmCharts`). Never on by default. */
@@ -205,11 +214,6 @@ function readSource(absPath: string, root: string, budget: ReadBudget): { file: 
   return { finding: diagnostic(ruleId, `${display}: ${message}`, { file: display, region }, severity) };
 }
 
-function scopeName(argument: string, root: string, cwd: string): string {
-  if (argument === '-') return '<stdin>';
-  return toDisplayPath(path.resolve(cwd, argument), root);
-}
-
 /** Distinct source files behind a rendered scope's objects (what the summary counts). */
 function originFiles(resources: readonly Resource[]): number {
   return new Set(resources.map((r) => r.origin?.file?.absPath ?? r.file.absPath)).size;
@@ -268,30 +272,28 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const lintCache = options.cacheLocation === undefined ? undefined : LintCache.open(path.resolve(cwd, options.cacheLocation), cacheContext(plan, limits));
   // Discovery first, for every argument: the Kustomize roots and charts it finds render (child processes) while the
   // loose manifests are read and parsed below. Findings keep their order: each argument's, then the renders'.
-  const inputs: [string, Awaited<ReturnType<typeof discover>>][] = [];
-  for (const argument of options.paths) {
-    inputs.push([argument, await discover(argument, { cwd, ignore: options.ignore, cache, followSymlinks: options.followSymlinks, roots: [root], maxFiles: limits.maxFiles, allowEmpty: options.allowEmptyPaths })]);
-  }
+  const inputs = await discoverInputs({ paths: options.paths, cwd, root, cache, ignore: options.ignore, followSymlinks: options.followSymlinks, maxFiles: limits.maxFiles, allowEmpty: options.allowEmptyPaths });
   // GitOps clusters first: the roots and files they build are theirs, not environments or loose manifests of their own.
   // Flux and Argo CD paths are relative to the repository each argument belongs to, which need not be the cwd's.
-  const gitopsOutcomes: GitopsOutcome[] = [];
-  const repositories = await directoriesByRepository(directoryArguments(options.paths, cwd), cwd);
-  if (repositories.size === 0 && (options.gitops?.clusters?.length ?? 0) > 0) repositories.set(root, []);
-  for (const [repository, dirs] of repositories) {
-    // A cluster declared in the configuration belongs to the repository that holds its entries.
-    const clusters = options.gitops?.clusters?.filter((c) => repositories.size === 1 || c.entries.some((entry) => isWithin(repository, entry)));
-    gitopsOutcomes.push(await gitopsEnvironments(cache, repository, dirs, { ...options, ...options.gitops, ...(clusters ? { clusters } : {}) }));
-  }
-  const gitops = mergeOutcomes(gitopsOutcomes);
+  const gitops = await gitopsForPaths(cache, options.paths, cwd, root, { ...options, ...options.gitops });
   gitops.coveredFiles.forEach((file) => seenFiles.add(file));
-  for (const [, input] of inputs) {
-    input.kustomizations.filter((dir) => !gitops.coveredRoots.has(dir)).forEach((dir) => kustomizations.add(dir));
-    input.charts.filter((dir) => !gitops.coveredRoots.has(dir)).forEach((dir) => charts.add(dir));
+  // What renders and what is read comes from the one list of environments `--list-environments` prints.
+  const environments = enumerateEnvironments(inputs, root, cwd, gitops);
+  const selected = options.environments && selectEnvironments(environments, options.environments, options.allowAbsentEnvironments);
+  for (const environment of environments) {
+    if (selected && !selected.has(environment.name)) continue;
+    if (environment.kind === 'kustomize') kustomizations.add(environment.entry);
+    else if (environment.kind === 'helm') charts.add(environment.entry);
   }
   const rendering = renderAll(cache, [...kustomizations], [...charts], { ...options, relevantKinds: renderKinds, lintCache }, cwd);
   // Awaited after the loose manifests; until then a rejection must not count as unhandled.
   rendering.catch(() => undefined);
   for (const [argument, input] of inputs) {
+    if (selected && !selected.has(looseEnvironmentName(argument, root, cwd))) {
+      // Not linted in this run, but still first to claim its files, as in a run of every environment.
+      input.files.forEach((file) => seenFiles.add(file));
+      continue;
+    }
     for (const problem of input.problems) {
       const display = toDisplayPath(problem.file, root);
       const finding = diagnostic(problem.ruleId, `${display}: ${problem.message}`, { file: display, region: fileStart() }, problem.severity);
@@ -300,7 +302,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // Loose manifests of one argument are one environment. A committed or piped `helm template` stream is
     // an environment of its own (several renders of one chart side by side must not see each other);
     // `helm template --output-dir` writes one file per template, so such files group by directory.
-    const loose: Scope = { name: scopeName(argument, root, cwd), kind: 'manifests', files: 0, resources: [], deferred: [] };
+    const loose: Scope = { name: looseEnvironmentName(argument, root, cwd), kind: 'manifests', files: 0, resources: [], deferred: [] };
     const streams = new Map<string, Scope>();
     // Each file is parsed as soon as it is read (its text can go once nothing refers to it); read problems still
     // come before parse problems, as they always have.
@@ -377,6 +379,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace, removed: scope.removed });
   }
   for (const cluster of gitops.clusters) {
+    if (selected && !selected.has(cluster.name)) continue;
     findings.push(...cluster.diagnostics);
     documents += cluster.documents;
     // A cluster with nothing rendered has only its not-interpreted list to say.
@@ -386,7 +389,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // HelmReleases render in every environment, GitOps clusters included; those that cannot render stay listed.
   const releases = await expandScopes(cache, scopes, { ...options, limits }, renderKinds && { parse: renderKinds });
   findings.push(...releases.notes);
-  const notInterpreted = notInterpretedAfterHelm(gitops.clusters, scopes, releases.notInterpreted);
+  const notInterpreted = notInterpretedAfterHelm(gitops.clusters.filter((c) => !selected || selected.has(c.name)), scopes, releases.notInterpreted);
   for (const s of scopes) if (s.wholeCluster !== undefined) s.wholeCluster = !notInterpreted.some((entry) => entry.environment === s.name && (entry.chart || entry.kind === 'HelmRelease'));
   // Classes a claim needs that another environment defines are assumed to exist, and said so.
   const clusterWide = borrowClusterWide(scopes, new Set((options.cluster?.storageClasses ?? []).map((c) => c.name)));
@@ -455,10 +458,6 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   };
 }
 
-function isWithin(dir: string, file: string): boolean {
-  const relative = path.relative(dir, path.resolve(dir, file));
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
 
 /**
  * The not-interpreted list once HelmReleases were rendered: a cluster's HelmRelease entries give way to what the

@@ -18,6 +18,9 @@ Options:
       --fail-level <level>         exit 1 when a finding is at or above: error | warning | note (default: error)
       --sarif-category <c>         SARIF: code scanning category (automationDetails.id "<c>/")
       --ignore <glob>              skip files matching the glob (repeatable), relative to each directory argument
+      --list-environments          print the environments of the paths (name, kind, entry, estimated size; text or
+                                   --format json), found without rendering, and exit
+      --environment <name>         lint only this environment, as --list-environments names it (repeatable)
   -q, --quiet                      text format: show errors only
       --kustomize-command <cmd>    render Kustomize roots with this command (default: kustomize build, else kubectl kustomize)
       --enable-helm                pass --enable-helm to kustomize (kustomizations with helmCharts); off by default

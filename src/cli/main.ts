@@ -30,6 +30,8 @@ const OPTIONS = {
   'fail-level': { type: 'string' },
   'sarif-category': { type: 'string' },
   ignore: { type: 'string', multiple: true },
+  'list-environments': { type: 'boolean' },
+  environment: { type: 'string', multiple: true },
   quiet: { type: 'boolean', short: 'q' },
   'bundle-complete': { type: 'boolean' },
   'kustomize-command': { type: 'string' },
@@ -120,6 +122,11 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (!(renderTimeoutSeconds > 0) || !Number.isFinite(renderTimeoutSeconds)) {
     return usage(io, `--render-timeout takes a number of seconds greater than 0 (got "${timeoutText}")`);
   }
+  if (values['list-environments']) {
+    const fromConfig = configured ? configLintOptions(configured) : {};
+    const { listEnvironmentsCommand } = await import('./list-environments-command.js');
+    return await listEnvironmentsCommand(io, { format, paths, ignore: [...(fromConfig.ignore ?? []), ...(values.ignore ?? [])], followSymlinks: values['follow-symlinks'], limits: fromConfig.limits, gitops: fromConfig.gitops });
+  }
   const progress = progressReporter(io);
   // Each environment's picture, for `pvlint graph` and the Markdown report.
   const graphs = graphCommand || format === 'markdown' ? new (await import('../graph/collect.js')).GraphCollector() : undefined;
@@ -149,6 +156,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       chartCache: values['chart-cache'] !== undefined ? path.resolve(io.cwd, values['chart-cache']) : fromConfig.chartCache,
       pullCharts: values['no-chart-pull'] ? false : fromConfig.pullCharts,
       followSymlinks: values['follow-symlinks'],
+      environments: values.environment,
       parseAllDocuments: values['parse-all-documents'],
       cacheLocation: values.cache || values['cache-location'] !== undefined
         ? values['cache-location'] ?? path.join(await findRepoRoot(io.cwd), 'node_modules', '.cache', 'pvlint')

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Ajv as AjvInstance } from 'ajv';
 import { makeSourceFile } from '../load/source-file.js';
+import { createConfigAjv } from './config-ajv.js';
+import { configValidator } from './compiled-validators.js';
 import { ConfigDocument, ConfigError, schemaProblems, type ConfigProblem } from './problems.js';
 
 export type SeverityName = 'off' | 'note' | 'warning' | 'error';
@@ -82,25 +84,11 @@ export interface LoadedConfig {
   dir: string;
   document: ConfigDocument;
   value: RawConfig;
-  /** The Ajv instance, for the rules' own option schemas. */
-  ajv: AjvInstance;
+  /** An Ajv instance, for the option schemas of custom rules (created on first use). */
+  readonly ajv: AjvInstance;
 }
 
-/** Where schemas/ is, from dist/src/config/ in the build and in the installed package. */
-const SCHEMA_URL = new URL('../../../schemas/config.schema.json', import.meta.url);
 const MAX_ALIAS_COUNT = 100;
-
-export async function createAjv(): Promise<AjvInstance> {
-  // ajv is CommonJS: its class is the module's `default` property.
-  const { default: ajvModule } = await import('ajv');
-  const Ajv = ajvModule.default;
-  // allowUnionTypes: a rule entry is a string, a list or a mapping (`type: [string, array, object]`).
-  return new Ajv({ strict: true, allErrors: true, verbose: true, allowUnionTypes: true });
-}
-
-function readConfigSchema(): Record<string, unknown> {
-  return JSON.parse(readFileSync(SCHEMA_URL, 'utf8'));
-}
 
 /** Reads and validates the configuration; throws ConfigError with every problem found. */
 export async function loadConfig(file: string, cwd: string): Promise<LoadedConfig> {
@@ -130,8 +118,13 @@ export async function loadConfig(file: string, cwd: string): Promise<LoadedConfi
   } catch (error) {
     throw new ConfigError([{ file: shown, line: 1, column: 1, message: `invalid YAML: ${(error as Error).message}` }]);
   }
-  const ajv = await createAjv();
-  const validate = ajv.compile(readConfigSchema());
+  const validate = configValidator();
   if (!validate(value)) throw new ConfigError(schemaProblems(validate.errors ?? [], document));
-  return { path: file, dir: path.dirname(file), document, value: value as RawConfig, ajv };
+  let ajv: AjvInstance | undefined;
+  return {
+    path: file, dir: path.dirname(file), document, value: value as RawConfig,
+    get ajv() {
+      return (ajv ??= createConfigAjv());
+    },
+  };
 }

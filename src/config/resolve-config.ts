@@ -24,6 +24,7 @@ import type { JsonPath, RuleModule, Severity, SourceFile } from '../types.js';
 import { expandRuleFiles, idPosition, loadRuleFiles } from './custom-rules.js';
 import { TRUST_VARIABLE, trustOverridden, untrustedReason } from './rule-file-trust.js';
 import type { LoadedConfig, RawConfig, RuleEntry, SeverityName, SupportValue } from './load-config.js';
+import { builtinOptionsValidator } from './compiled-validators.js';
 import { presetSettings, type Preset } from './presets.js';
 import { ConfigError, didYouMean, schemaProblems, type ConfigProblem } from './problems.js';
 
@@ -164,7 +165,7 @@ function resolveRules(context: Context, custom: readonly RuleModule[]): { settin
 function validateOptions(context: Context, rule: RuleModule, options: Record<string, unknown>, at: JsonPath): ConfigProblem[] {
   let validate;
   try {
-    validate = context.loaded.ajv.compile(rule.meta.options!.schema);
+    validate = builtinOptionsValidator(rule) ?? context.loaded.ajv.compile(rule.meta.options!.schema);
   } catch (error) {
     return [context.loaded.document.problem(at, `rule "${rule.id}" has an invalid options schema (${(error as Error).message}); this is a bug in the rule`)];
   }

@@ -1,6 +1,6 @@
 // Shape checks: before the rules run, every storage object (PVC, PV, StorageClass, CSIDriver, snapshots,
 // workloads with their pod templates and claim templates, HPAs, Namespaces) is validated against the JSON
-// Schemas in schemas/resources/ (Ajv, loaded and compiled once, on first use). Only JSON types are checked:
+// Schemas in schemas/resources/ (Ajv standalone code the build generates, loaded on first use). Only JSON types are checked:
 // what the API server refuses when it decodes the object (`replicas: "3"` is a string, not an int32;
 // `accessModes: ReadWriteOnce` is not a list). Values are the rules' business.
 //
@@ -10,31 +10,15 @@
 // there could mislead. Other objects still see it, so references to it resolve. YAML 1.1 booleans (`yes`, `on`)
 // in boolean fields are read as booleans, as kubectl's YAML reader does. A storage size without a unit
 // (`storage: 10`, ten bytes) is a note and changes nothing.
-import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { locate } from '../locate/locate.js';
 import { isPlaceholder } from '../model/placeholder.js';
+import { unitlessBytes } from './unitless-bytes.js';
 import type { Finding, JsonPath, Resource, Severity } from '../types.js';
 
 export const SHAPE_RULE_ID = 'pvlint/shape';
 export const SHAPE_FIX =
   'Write the field with the type the Kubernetes API expects (the message says which). Until then pvlint lints the object as if the field were absent and reports nothing else about it.';
-
-const SCHEMA_BASE = 'https://pvlint.dev/schemas/resources/';
-/** schemas/resources/ from dist/src/engine/ in the build and in the installed package. */
-const SCHEMA_DIR = new URL('../../../schemas/resources/', import.meta.url);
-const SCHEMA_FILES = [
-  'common.schema.json',
-  'pod.schema.json',
-  'persistentvolumeclaim.schema.json',
-  'persistentvolume.schema.json',
-  'storageclass.schema.json',
-  'csidriver.schema.json',
-  'volumesnapshot.schema.json',
-  'namespace.schema.json',
-  'horizontalpodautoscaler.schema.json',
-  'workloads.schema.json',
-];
 
 const WORKLOADS = ['Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Rollout'];
 
@@ -67,7 +51,6 @@ function readByStorageRules(path: JsonPath): boolean {
 
 /** How many shape findings one object gets at most (the last one says how many more there are). */
 const MAX_PER_OBJECT = 10;
-const MiB = 1024 * 1024;
 const YAML11_BOOLEANS: Record<string, boolean> = {
   y: true, Y: true, yes: true, Yes: true, YES: true, on: true, On: true, ON: true,
   n: false, N: false, no: false, No: false, NO: false, off: false, Off: false, OFF: false,
@@ -87,31 +70,13 @@ export function markShapeClean(resource: Resource): void {
   knownClean.add(resource);
 }
 
-/** A storage size with no unit and below 1 MiB: almost certainly meant as Gi or Mi. */
-function unitlessBytes(value: unknown): number | undefined {
-  let n: number;
-  if (typeof value === 'number') n = value;
-  else if (typeof value === 'string' && /^\s*\+?(?:\d+(?:\.\d*)?|\.\d+)\s*$/.test(value)) n = Number(value);
-  else return undefined;
-  return Number.isFinite(n) && n > 0 && n < MiB ? n : undefined;
-}
-
 let validators: Promise<(kind: string) => ValidateFunction | undefined> | undefined;
 
 async function loadValidators(): Promise<(kind: string) => ValidateFunction | undefined> {
-  // ajv is CommonJS: its class is the module's `default` property. Loaded only when a storage object is linted.
-  const { default: ajvModule } = await import('ajv');
-  const Ajv = ajvModule.default;
-  const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
-  ajv.addKeyword({ keyword: 'pvlintStorage', schemaType: 'boolean', errors: true, validate: (_schema: boolean, data: unknown) => unitlessBytes(data) === undefined });
-  for (const file of SCHEMA_FILES) ajv.addSchema(JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), 'utf8')));
-  const compiled = new Map<string, ValidateFunction | undefined>();
-  return (kind: string) => {
-    const schema = SHAPE_SCHEMAS[kind];
-    if (schema === undefined || !Object.prototype.hasOwnProperty.call(SHAPE_SCHEMAS, kind)) return undefined;
-    if (!compiled.has(kind)) compiled.set(kind, ajv.getSchema(SCHEMA_BASE + schema));
-    return compiled.get(kind);
-  };
+  // Compiled by the build (scripts/build-validators.mjs), one export per kind of SHAPE_SCHEMAS; imported by URL, as
+  // it is not a TypeScript source. Loaded only when a storage object is linted.
+  const compiled = (await import(new URL('../generated/shape-validators.js', import.meta.url).href)) as Record<string, ValidateFunction>;
+  return (kind: string) => (Object.prototype.hasOwnProperty.call(SHAPE_SCHEMAS, kind) ? compiled[kind] : undefined);
 }
 
 function pathOf(object: unknown, pointer: string): JsonPath {

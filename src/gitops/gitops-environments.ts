@@ -155,10 +155,11 @@ export function rendersEverything(cluster: FluxCluster): boolean {
 /** The arguments that are directories: where cluster entries are looked for. */
 /**
  * The repository a directory argument belongs to, which Flux `spec.path` and Argo CD `source.path` are relative to:
- * the git work tree around it; without one, the working directory when the argument is inside it (a tarball of a
- * repository linted from its top), else the argument itself (`pvlint ../other-repo` from anywhere).
+ * the git work tree around it. Without one (a copy or an extracted archive), the nearest of the argument and its
+ * ancestors where the paths its GitOps objects name exist: `pvlint copy/clusters/prod` finds `copy`, where
+ * `./apps/prod` is. With no path to go by, the working directory when the argument is inside it, else the argument.
  */
-export async function gitopsRootOf(dir: string, cwd: string): Promise<string> {
+export async function gitopsRootOf(dir: string, cwd: string, cache?: SourceCache): Promise<string> {
   for (let at = path.resolve(dir); ; ) {
     try {
       await stat(path.join(at, '.git'));
@@ -169,18 +170,63 @@ export async function gitopsRootOf(dir: string, cwd: string): Promise<string> {
       at = parent;
     }
   }
+  if (cache) {
+    const named = await namedPaths(cache, dir);
+    if (named.length > 0) {
+      let best: { at: string; found: number } | undefined;
+      for (let at = path.resolve(dir), depth = 0; depth < 8; depth++) {
+        const found = named.filter((p) => existsSync(fluxPath(at, p))).length;
+        if (found > 0 && (!best || found > best.found)) best = { at, found };
+        if (found === named.length) break;
+        const parent = path.dirname(at);
+        if (parent === at) break;
+        at = parent;
+      }
+      if (best) return best.at;
+    }
+  }
   const relative = path.relative(path.resolve(cwd), path.resolve(dir));
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative)) ? path.resolve(cwd) : path.resolve(dir);
 }
 
+/** The repository paths the Flux Kustomizations and Argo CD Applications under a directory name. */
+async function namedPaths(cache: SourceCache, dir: string): Promise<string[]> {
+  const objects = await scanGitopsObjects(cache, dir);
+  const paths = [
+    ...objects.flux.map((k) => k.object?.spec?.path),
+    ...objects.argo.flatMap((a) => [a.object?.spec?.source?.path, ...((a.object?.spec?.sources ?? []) as any[]).map((x) => x?.path)]),
+  ];
+  return [...new Set(paths.filter((p): p is string => typeof p === 'string' && p !== '' && !p.includes('{{') && !p.includes('${')))];
+}
+
 /** Directory arguments grouped by the repository they belong to (`gitopsRootOf`), in argument order. */
-export async function directoriesByRepository(dirs: readonly string[], cwd: string): Promise<Map<string, string[]>> {
+export async function directoriesByRepository(dirs: readonly string[], cwd: string, cache?: SourceCache): Promise<Map<string, string[]>> {
   const groups = new Map<string, string[]>();
   for (const dir of dirs) {
-    const repository = await gitopsRootOf(dir, cwd);
+    const repository = await gitopsRootOf(dir, cwd, cache);
     groups.set(repository, [...(groups.get(repository) ?? []), dir]);
   }
   return groups;
+}
+
+/**
+ * The GitOps clusters of the path arguments, each repository's built from its own root (`gitopsRootOf`). Clusters
+ * declared in the configuration go with the repository that holds their entries.
+ */
+export async function gitopsForPaths(cache: SourceCache, paths: readonly string[], cwd: string, root: string, settings: GitopsSettings): Promise<GitopsOutcome> {
+  const repositories = await directoriesByRepository(directoryArguments(paths, cwd), cwd, cache);
+  if (repositories.size === 0 && (settings.clusters?.length ?? 0) > 0) repositories.set(root, []);
+  const outcomes: GitopsOutcome[] = [];
+  for (const [repository, dirs] of repositories) {
+    const clusters = settings.clusters?.filter((c) => repositories.size === 1 || c.entries.some((entry) => isWithin(repository, entry)));
+    outcomes.push(await gitopsEnvironments(cache, repository, dirs, { ...settings, ...(clusters ? { clusters } : {}) }));
+  }
+  return mergeOutcomes(outcomes);
+}
+
+function isWithin(dir: string, file: string): boolean {
+  const relative = path.relative(dir, path.resolve(dir, file));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /** Outcomes of several repositories as one. */

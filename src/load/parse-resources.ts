@@ -2,7 +2,8 @@
 // A document that does not parse becomes a `pvlint/parse` diagnostic, one over a limit (size, depth, aliases) a
 // `pvlint/limit` diagnostic; the other documents still count. Nothing here throws on any input.
 import { type Document, isMap, isSeq, type Node as YamlNode } from 'yaml';
-import type { Limits } from './limits.js';
+import { resolveLimits, type Limits } from './limits.js';
+import { fastParseDocument } from './fast-yaml.js';
 import { regionOf } from './source-file.js';
 import { hasSourceComments } from '../render/helm-stream.js';
 import { templateMarkers } from './template-file.js';
@@ -172,6 +173,12 @@ export interface DeferredDocument {
   span: DocumentSpan;
 }
 
+/** Off only to compare with `yaml` alone (tests, the benchmark): the fast reader gives the same objects. */
+let useFastReader = true;
+export function setFastReader(on: boolean): void {
+  useFastReader = on;
+}
+
 /**
  * @param limits document size, nesting depth and alias limits (defaults: `DEFAULT_LIMITS`).
  * @param plan the kinds to parse and to defer; without it every document is parsed. Helm streams (`# Source:`
@@ -186,10 +193,18 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   const helm = hasSourceComments(file.text);
   const template = helm ? undefined : templateMarkers(file.text);
   if (template !== undefined) return { resources, diagnostics, documents: [], documentCount: 0, skipped: 0, deferred, spans: [], helm, template };
+  // Documents the fast reader could read (src/load/fast-yaml.ts): not given to `yaml`, positions found on demand.
+  const fast = new Map<number, Record<string, unknown>>();
+  const resolved = plan && !helm && useFastReader ? resolveLimits(limits) : undefined;
   const skip = plan && !helm
     ? (span: DocumentSpan, docIndex: number) => {
         const kind = skippableKind(file.text, span, plan.parse);
-        if (kind === undefined) return false;
+        if (kind === undefined) {
+          const value = resolved && fastParseDocument(file.text, span, resolved);
+          if (value === undefined) return false;
+          fast.set(docIndex, value);
+          return true;
+        }
         if (plan.defer?.has(kind)) deferred.push({ kind, file, docIndex, span });
         return true;
       }
@@ -219,7 +234,14 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   const lazy = lazyPositions && !helm ? stream.spans : undefined;
   stream.documents.forEach((doc, docIndex) => {
     if (doc === SKIPPED_DOCUMENT) {
-      skipped++;
+      const value = fast.get(docIndex);
+      if (value === undefined) {
+        skipped++;
+        return;
+      }
+      const first = resources.length;
+      collect(file, docIndex, null as unknown as YamlNode, value, resources);
+      for (let k = first; k < resources.length; k++) makeNodeLazy(resources[k], file, stream.spans![docIndex], limits);
       return;
     }
     const first = resources.length;

@@ -88,6 +88,8 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
     // A directory whose manifests the change adds may hold none at the base.
     allowEmptyPaths: true,
     stdin: undefined,
+    // An environment the change adds has no base.
+    allowAbsentEnvironments: true,
     ignore: options.ignore?.map((glob) => (path.isAbsolute(glob) ? toBase(glob) : glob)),
     helmValues: options.helmValues && helmValues,
     suppressionBase,

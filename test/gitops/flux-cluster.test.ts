@@ -102,7 +102,6 @@ it('.pvlint.yaml clusters: a declared cluster takes its name and its own facts (
   assert.ok(report.findings.some((f: any) => f.ruleId === 'rwo-claim-multi-node' && f.location.file === 'clusters/prod/apps.yaml'));
 });
 
-test.run();
 
 it('CLI run from another git repository: Flux paths are relative to the linted repository, not the working directory', () => {
   const elsewhere = path.join(dir, '..', `${path.basename(dir)}-cwd`);
@@ -117,3 +116,18 @@ it('CLI run from another git repository: Flux paths are relative to the linted r
     rmSync(elsewhere, { recursive: true, force: true });
   }
 });
+
+it('--list-environments names the Flux cluster with its files; --environment lints only it', () => {
+  const listed = runPvlint(['--list-environments', '--format', 'json', '.'], { cwd: dir });
+  assert.is(listed.code, 0, listed.stderr);
+  const environments: any[] = JSON.parse(listed.stdout).environments;
+  const cluster = environments.find((e) => e.name === 'clusters/prod');
+  assert.ok(cluster && cluster.kind === 'flux' && cluster.files > 5, JSON.stringify(environments));
+  assert.not.ok(environments.some((e) => e.kind === 'kustomize' && e.name.startsWith('apps/')), 'roots the cluster builds are not environments of their own');
+  const only = runPvlint(['--environment', 'clusters/prod', '--format', 'json', '.'], { cwd: dir });
+  const report: any = JSON.parse(only.stdout);
+  assert.equal(report.summary.environments.map((e: any) => [e.name, e.kind]), [['clusters/prod', 'flux']], only.stderr);
+  assert.ok(report.findings.some((f: any) => f.ruleId === 'rwo-claim-multi-node'));
+});
+
+test.run();

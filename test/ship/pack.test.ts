@@ -28,7 +28,9 @@ pack.before(() => {
 pack('the tarball holds the built code, schemas and rule docs, and no tests or sources', () => {
   const files = runOk('tar', ['-tzf', tarball]).stdout.split('\n').filter(Boolean);
   const has = (name: string) => files.includes(`package/${name}`);
-  for (const name of ['package.json', 'README.md', 'LICENSE', 'dist/src/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'schemas/report.schema.json']) {
+  for (const name of ['package.json', 'README.md', 'LICENSE', 'dist/src/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'schemas/report.schema.json',
+    // The validators the build compiles from the JSON Schemas (scripts/build-validators.mjs).
+    'dist/src/generated/shape-validators.js', 'dist/src/generated/config-validator.js', 'dist/src/generated/rule-options-validators.js']) {
     assert.ok(has(name), `${name} missing from the tarball`);
   }
   const ruleDocs = readdirSync(path.join(PROJECT_ROOT, 'docs', 'rules')).filter((f) => f.endsWith('.md'));
