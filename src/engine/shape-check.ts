@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { locate } from '../locate/locate.js';
 import type { Finding, JsonPath, Resource, Severity } from '../types.js';
+import { ownEntry } from './own-entry.js';
 
 export const SHAPE_RULE_ID = 'pvlint/shape';
 export const SHAPE_FIX =
@@ -92,7 +93,7 @@ async function loadValidators(): Promise<(kind: string) => ValidateFunction | un
   for (const file of SCHEMA_FILES) ajv.addSchema(JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), 'utf8')));
   const compiled = new Map<string, ValidateFunction | undefined>();
   return (kind: string) => {
-    const schema = SHAPE_SCHEMAS[kind];
+    const schema = ownEntry(SHAPE_SCHEMAS, kind);
     if (schema === undefined || !Object.prototype.hasOwnProperty.call(SHAPE_SCHEMAS, kind)) return undefined;
     if (!compiled.has(kind)) compiled.set(kind, ajv.getSchema(SCHEMA_BASE + schema));
     return compiled.get(kind);
@@ -138,7 +139,7 @@ const TYPE_WORDS: Record<string, string> = { integer: 'an integer', string: 'a s
 function expected(types: string[]): string {
   const wanted = types.filter((t) => t !== 'null');
   if (wanted.includes('string') && wanted.includes('number')) return 'a quantity (a string such as "10Gi", or a number)';
-  return wanted.map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+  return wanted.map((t) => ownEntry(TYPE_WORDS, t) ?? t).join(' or ');
 }
 
 function hint(types: string[], value: unknown): string {
@@ -174,7 +175,7 @@ function issuesOf(resource: Resource, errors: readonly ErrorObject[]): { issues:
     const field = dottedPath(path);
     if (error.keyword === 'type') {
       const types = (Array.isArray(error.params.type) ? error.params.type : String(error.params.type).split(',')).map(String);
-      if (types.includes('boolean') && typeof value === 'string' && value in YAML11_BOOLEANS) {
+      if (types.includes('boolean') && typeof value === 'string' && Object.hasOwn(YAML11_BOOLEANS, value)) {
         booleans.push({ path, value: YAML11_BOOLEANS[value] });
         continue;
       }

@@ -4,6 +4,7 @@
 // the height of what uses it. Edges are curves from a node's right side to the next node's left side. Every node and
 // edge carries `data-id` and `data-findings` (indices into the environment's findings) for the HTML page's script.
 import { NODE_TYPES, nodeTitle, ruleIds, worstSeverity, type EnvironmentGraph, type GraphEdge, type GraphNode, type NodeType } from './model.js';
+import { appendAll, maxOf } from '../engine/append.js';
 
 const NODE_WIDTH = 220;
 const COLUMN_GAP = 150;
@@ -208,7 +209,7 @@ export function toSvg(graph: EnvironmentGraph, options: { idPrefix?: string } = 
       const mx = (x1 + x2) / 2;
       const my = (y1 + y2) / 2;
       const lineHeight = 13;
-      const widest = Math.max(...rules.map((r) => r.length));
+      const widest = maxOf(rules.map((r) => r.length));
       const w = widest * LABEL_CHAR_WIDTH + 10;
       const h = rules.length * lineHeight + 6;
       labels.push(
@@ -235,6 +236,6 @@ export function toSvg(graph: EnvironmentGraph, options: { idPrefix?: string } = 
       '</g>',
     );
   }
-  parts.push(...labels, '</svg>');
+  appendAll(parts, labels).push('</svg>');
   return { svg: parts.join('\n'), width, height };
 }

@@ -7,9 +7,10 @@
 //
 // Merge keys (`<<: *base`) are resolved, as kubectl's YAML reader (YAML 1.1) does. Documents keep their indices,
 // so a document skipped here still counts in `docIndex` (a placeholder without contents takes its place).
-import { Composer, Document, isMap, isPair, isScalar, isSeq, Parser, YAMLParseError, type CST, type Node as YamlNode } from 'yaml';
+import { Composer, Document, isMap, isPair, isScalar, isSeq, Lexer, Parser, YAMLParseError, type CST, type Node as YamlNode } from 'yaml';
 import { splitDocuments, type DocumentSpan } from './document-scan.js';
 import { formatBytes, resolveLimits, type Limits } from './limits.js';
+import { toJsonValue } from './json-value.js';
 
 export interface DocumentStats {
   /** Offset of the document's first character (its `---` when it has one). */
@@ -22,6 +23,8 @@ export interface DocumentStats {
   depth: number;
   anchors: number;
   aliases: number;
+  /** Tags (`!!binary`, `!local`): only a tagged document can hold values JSON has no type for. */
+  tags?: number;
 }
 
 export interface LimitProblem {
@@ -56,6 +59,7 @@ function scanDocument(token: CST.Document, limits: Limits): DocumentStats {
     if (!list) return;
     for (const t of list) {
       if (t.type === 'anchor') stats.anchors++;
+      else if (t.type === 'tag') stats.tags = (stats.tags ?? 0) + 1;
       end = Math.max(end, t.offset + t.source.length);
     }
   };
@@ -81,6 +85,7 @@ function scanDocument(token: CST.Document, limits: Limits): DocumentStats {
         end = Math.max(end, t.offset + t.source.length);
         for (const prop of t.props) {
           if (prop.type === 'anchor') stats.anchors++;
+          else if (prop.type === 'tag') stats.tags = (stats.tags ?? 0) + 1;
         }
         break;
       case 'block-map':
@@ -174,6 +179,18 @@ function checkDuplicateKeys(doc: Document.Parsed): void {
 /** The placeholder of a document the caller chose not to parse (`parseStream`'s `skip`): no contents, no errors. */
 export const SKIPPED_DOCUMENT: Document.Parsed = Object.freeze(Object.assign(new Document(null, COMPOSE_OPTIONS), { contents: null })) as unknown as Document.Parsed;
 
+/** The placeholder of a document with no content at all (`---` and comments): no contents, no errors. */
+export const EMPTY_DOCUMENT: Document.Parsed = Object.freeze(Object.assign(new Document(null, COMPOSE_OPTIONS), { contents: null })) as unknown as Document.Parsed;
+
+const HAS_CONTENT = /^[ \t]*[^#\s]/m;
+
+function isEmptySpan(text: string, span: DocumentSpan): boolean {
+  const start = text.startsWith('---', span.start) ? span.start + 3 : span.start;
+  // A span is short when it is empty; a long one is cheaper to parse than to copy for this test.
+  if (span.end - start > 256) return false;
+  return !HAS_CONTENT.test(text.slice(start, span.end));
+}
+
 /**
  * Parses a stream into documents, refusing documents over the limits before they are composed.
  *
@@ -183,11 +200,31 @@ export const SKIPPED_DOCUMENT: Document.Parsed = Object.freeze(Object.assign(new
  * A stream whose documents the text does not show (directives, `...` markers) is parsed as one.
  */
 export function parseStream(text: string, given?: Partial<Limits>, skip?: (span: DocumentSpan, docIndex: number) => boolean): ParsedStream {
-  const split = splitDocuments(text);
+  const limits = resolveLimits(given);
+  const split = splitDocuments(text, limits.maxFileDocuments);
   if (!split) return parseSpan(text, given);
   const result: ParsedStream = { documents: [], limited: new Map(), stats: [], streamErrors: [], spans: split.spans };
+  if (split.overAt !== undefined) {
+    // The documents before the limit are linted; the rest of the file becomes one limit problem.
+    const over: DocumentSpan = { start: split.overAt, end: text.length };
+    split.spans.push(over);
+  }
   for (const span of split.spans) {
     const docIndex = result.documents.length;
+    if (split.overAt !== undefined && span.start === split.overAt && docIndex === limits.maxFileDocuments) {
+      const s: DocumentStats = { offset: span.start, contentOffset: span.start, bytes: span.end - span.start, depth: 0, anchors: 0, aliases: 0 };
+      const message = `the file holds more than ${limits.maxFileDocuments.toLocaleString('en-US')} YAML documents (maxFileDocuments); this one and the rest of the file are not linted`;
+      result.limited.set(docIndex, { docIndex, offset: span.start, message });
+      result.documents.push(placeholder(s, message));
+      result.stats.push(s);
+      continue;
+    }
+    if (isEmptySpan(text, span)) {
+      // Nothing but `---`, white space and comments: one shared empty document, not a parser and a Document each.
+      result.documents.push(EMPTY_DOCUMENT);
+      result.stats.push({ offset: span.start, contentOffset: span.start, bytes: span.end - span.start, depth: 0, anchors: 0, aliases: 0 });
+      continue;
+    }
     if (skip?.(span, docIndex)) {
       result.documents.push(SKIPPED_DOCUMENT);
       result.stats.push({ offset: span.start, contentOffset: span.start, bytes: span.end - span.start, depth: 0, anchors: 0, aliases: 0 });
@@ -232,7 +269,8 @@ export function parseSpan(text: string, given?: Partial<Limits>, span?: Document
     parser.offset = span.start;
     source = text.slice(span.start, span.end);
   }
-  for (const token of parser.parse(source)) {
+  const counted = countedTokens(parser, source, limits);
+  for (const token of counted.tokens) {
     if (token.type === 'document') {
       const s = scanDocument(token, limits);
       const message = limitMessage(s, limits);
@@ -247,9 +285,66 @@ export function parseSpan(text: string, given?: Partial<Limits>, span?: Document
     }
     for (const doc of composer.next(token)) emit(doc as Document.Parsed);
   }
+  if (counted.overAt !== undefined) {
+    // The parser stopped inside a document: what it built of it is dropped, and the document (with the rest of an
+    // unsplittable stream) becomes one limit problem.
+    const offset = counted.overAt;
+    const end = span ? span.end : text.length;
+    const s: DocumentStats = { offset, contentOffset: offset, bytes: end - offset, depth: 0, anchors: 0, aliases: 0 };
+    const message = counted.tooManyDocuments
+      ? `the stream holds more than ${limits.maxFileDocuments.toLocaleString('en-US')} YAML documents (maxFileDocuments); this one and the rest are not linted`
+      : `document holds more than ${limits.maxDocumentNodes.toLocaleString('en-US')} values (maxDocumentNodes); it is not linted`;
+    pending.length = 0;
+    limited.set(documents.length, { docIndex: documents.length, offset, message });
+    documents.push(placeholder(s, message));
+    stats.push(s);
+    return { documents, limited, stats, streamErrors: [] };
+  }
   for (const doc of composer.end(false)) emit(doc as Document.Parsed);
   const streamErrors = documents.length === 0 ? [...composer.streamInfo().errors] : [];
   return { documents, limited, stats, streamErrors };
+}
+
+/** Lexemes that start a value or an entry: a plain scalar (its marker), a quoted or block scalar, a collection, an alias, `,`, `-`, `?`, `:`. */
+const VALUE_LEXEMES = new Set(['\x1f', '[', '{', ',', '-', '?', ':']);
+const VALUE_FIRST_CHARS = new Set(['"', "'", '|', '>', '*']);
+
+/**
+ * The parser's tokens, driven lexeme by lexeme so the values of each document are counted while it is read: once a
+ * document passes `maxNodes`, parsing stops before its syntax tree grows any further (a flow list of millions of
+ * one-character items is refused after reading `maxNodes` of them, never held whole). `overAt` is then the offset
+ * of that document's start. Counting is an upper bound on the nodes the document would make.
+ */
+function countedTokens(parser: Parser, source: string, limits: Limits): { tokens: Iterable<CST.Token>; overAt?: number; tooManyDocuments?: boolean } {
+  const result: { tokens: Iterable<CST.Token>; overAt?: number; tooManyDocuments?: boolean } = { tokens: [] };
+  result.tokens = (function* () {
+    let nodes = 0;
+    let documents = 0;
+    let documentStart = parser.offset;
+    let afterScalarMarker = false;
+    for (const lexeme of new Lexer().lex(source)) {
+      if (lexeme === '---') {
+        nodes = 0;
+        documentStart = parser.offset;
+        if (++documents > limits.maxFileDocuments) {
+          result.overAt = documentStart;
+          result.tooManyDocuments = true;
+          return;
+        }
+      } else if (lexeme === '...') {
+        nodes = 0;
+      } else if (VALUE_LEXEMES.has(lexeme) || (!afterScalarMarker && VALUE_FIRST_CHARS.has(lexeme[0]))) {
+        if (++nodes > limits.maxDocumentNodes) {
+          result.overAt = documentStart;
+          return;
+        }
+      }
+      afterScalarMarker = lexeme === '\x1f';
+      yield* parser.next(lexeme);
+    }
+    yield* parser.end();
+  })();
+  return result;
 }
 
 export type ToJSResult = { value: unknown } | { limit: string } | { error: string };
@@ -286,6 +381,8 @@ export function documentToJS(doc: Document.Parsed, stats: DocumentStats | undefi
     if (error instanceof RangeError) return { limit: `document is too deeply nested to read (${message}); it is not linted` };
     return { error: message.split('\n')[0] };
   }
+  // A tag can make a value JSON has no type for (Uint8Array, Date, Set, Map); make it what the API server sees.
+  if (!stats || stats.tags) value = toJsonValue(value);
   if (stats && stats.aliases > 0 && exceedsSize(value, 10 * stats.bytes + 10_000)) {
     return { limit: `aliases in this document expand it to more than ten values per character of source (maxAliasCount); it is not linted` };
   }

@@ -1,0 +1,66 @@
+// Memory bounded by design: the limits that keep one document, one file and one run's memory bounded fire while the
+// input is parsed, and many findings never overflow the stack on their way to a report.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseStream } from '../../src/load/yaml-stream.js';
+import { DEFAULT_LIMITS, MEMORY_CEILING } from '../../src/load/limits.js';
+import { runPvlint } from '../helpers/spawn.js';
+import { PROJECT_ROOT } from '../helpers/paths.js';
+import { caseDir, lintBeside, only, writeIn } from './helpers.js';
+import { hugeFlowSequence, invalidClaims, manyEmptyDocuments } from './generators.js';
+
+const test = suite('bounded memory');
+
+test('a flow sequence past maxDocumentNodes is refused while it is parsed, at the document', async () => {
+  const dir = caseDir();
+  writeIn(dir, 'huge.yaml', hugeFlowSequence(5_000));
+  const result = await lintBeside(dir, ['huge.yaml'], { limits: { maxDocumentNodes: 1_000 } });
+  const limit = only(result, 'huge.yaml', 'pvlint/limit');
+  assert.match(limit.message, /more than 1,000 values \(maxDocumentNodes\)/);
+  assert.is(limit.location.region.startLine, 1);
+});
+
+test('the default node budget refuses a list of 300,000 one-character items before building it', () => {
+  const text = hugeFlowSequence(300_000);
+  const before = process.memoryUsage().heapUsed;
+  const stream = parseStream(text);
+  const grown = process.memoryUsage().heapUsed - before;
+  assert.is(stream.limited.size, 1);
+  assert.match([...stream.limited.values()][0].message, /maxDocumentNodes/);
+  // Building it whole takes ~150 MB of syntax tree; stopping at the budget, a fraction of it.
+  assert.ok(grown < 120 * 1024 * 1024, `heap grew by ${Math.round(grown / 1048576)} MB`);
+});
+
+test('many empty documents: one shared placeholder each, and the rest of the file past maxFileDocuments is refused', async () => {
+  const dir = caseDir();
+  writeIn(dir, 'dashes.yaml', manyEmptyDocuments(3_000) + 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: late\n');
+  const result = await lintBeside(dir, ['dashes.yaml'], { limits: { maxFileDocuments: 1_000 } });
+  const limit = only(result, 'dashes.yaml', 'pvlint/limit');
+  assert.match(limit.message, /more than 1,000 YAML documents \(maxFileDocuments\)/);
+  assert.is(limit.location.region.startLine, 1_001);
+  const stream = parseStream(manyEmptyDocuments(50_000));
+  assert.is(stream.documents.length, 50_000);
+  assert.is(new Set(stream.documents).size, 1, 'empty documents share one placeholder');
+});
+
+test('14,000 invalid claims in one file: every format reports them (no stack overflow)', () => {
+  const dir = caseDir();
+  writeIn(dir, 'claims.yaml', invalidClaims(14_000));
+  for (const format of ['text', 'json', 'github']) {
+    const run = runPvlint(['--format', format, 'claims.yaml'], { cwd: dir });
+    assert.is(run.stderr.includes('internal error'), false, `${format}: ${run.stderr.slice(0, 300)}`);
+    assert.is(run.code, 1, `${format}: exit ${run.code}`);
+  }
+});
+
+test('the memory ceiling is the same number in limits.ts and the README', () => {
+  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const stated = /never needs more than (\d+)× its input, at most ([\d.]+) GiB/.exec(readme);
+  assert.ok(stated, 'the README states the ceiling');
+  assert.is(Number(stated![1]), MEMORY_CEILING.perInputByte);
+  assert.is(Number(stated![2]) * 1024 ** 3, MEMORY_CEILING.perInputByte * DEFAULT_LIMITS.maxTotalBytes + MEMORY_CEILING.baseBytes);
+});
+
+test.run();
