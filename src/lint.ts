@@ -25,6 +25,7 @@ import { renderAll } from './render/render-all.js';
 import { SourceCache } from './render/source-cache.js';
 import type { Finding, Region, Resource, SourceFile } from './types.js';
 import { appendAll } from './engine/append.js';
+import { overNodeBudget, remainingNodes, type NodeBudget } from './load/node-budget.js';
 
 export interface LintOptions {
   /** Files and directories to lint; `-` reads `stdin`. */
@@ -229,6 +230,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const charts = new Set<string>();
   const limits = resolveLimits(options.limits);
   const budget: ReadBudget = { limits, used: 0 };
+  const nodeBudget: NodeBudget = { limits, used: 0 };
   const lazyAfter = options.lazyPositionsAfterBytes ?? 8 * 1024 * 1024;
   let pool: ParsePool | undefined;
   // Documents of other kinds are not parsed (the kind pre-scan reads their `kind:` line as text); those of kinds only
@@ -264,8 +266,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // come before parse problems, as they always have.
     const parseFindings: Finding[] = [];
     const take = (file: SourceFile, given?: ParsedFile) => {
-      const parsed = given ?? parseWithCache(file, limits, plan, lintCache, budget.used > lazyAfter);
+      const parsed = given ?? parseWithCache(file, remainingNodes(nodeBudget), plan, lintCache, budget.used > lazyAfter);
       documents += parsed.documentCount;
+      if (overNodeBudget(parsed, nodeBudget, file, parseFindings)) return;
       let scope = loose;
       if (parsed.helm) {
         const start = file.absPath === '<stdin>' ? cwd : path.dirname(file.absPath);

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseStream } from '../../src/load/yaml-stream.js';
 import { DEFAULT_LIMITS, MEMORY_CEILING } from '../../src/load/limits.js';
-import { runPvlint } from '../helpers/spawn.js';
-import { PROJECT_ROOT } from '../helpers/paths.js';
+import { spawnSync } from 'node:child_process';
+import { BIN, PROJECT_ROOT } from '../helpers/paths.js';
 import { caseDir, lintBeside, only, writeIn } from './helpers.js';
 import { hugeFlowSequence, invalidClaims, manyEmptyDocuments } from './generators.js';
 
@@ -49,18 +49,43 @@ test('14,000 invalid claims in one file: every format reports them (no stack ove
   const dir = caseDir();
   writeIn(dir, 'claims.yaml', invalidClaims(14_000));
   for (const format of ['text', 'json', 'github']) {
-    const run = runPvlint(['--format', format, 'claims.yaml'], { cwd: dir });
+    // The reports are megabytes: more than spawnSync's default buffer.
+    const run = spawnSync(process.execPath, [BIN, '--format', format, 'claims.yaml'], { cwd: dir, encoding: 'utf8', timeout: 120_000, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
     assert.is(run.stderr.includes('internal error'), false, `${format}: ${run.stderr.slice(0, 300)}`);
-    assert.is(run.code, 1, `${format}: exit ${run.code}`);
+    assert.is(run.status, 1, `${format}: exit ${run.status} ${run.error ?? ''}`);
+    assert.ok(run.stdout.split('claim-spec-invalid').length > 14_000, `${format}: every finding is reported`);
   }
 });
 
-test('the memory ceiling is the same number in limits.ts and the README', () => {
+test('the memory ceiling: the README states the numbers of limits.ts, and a run stays under them', () => {
   const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const stated = /never needs more than (\d+)× its input, at most ([\d.]+) GiB/.exec(readme);
+  const stated = /never needs more than (\d+)× its input, at\s+most\s+([\d.]+) GiB\*\* \(plus Node's own ~(\d+) MiB/.exec(readme);
   assert.ok(stated, 'the README states the ceiling');
   assert.is(Number(stated![1]), MEMORY_CEILING.perInputByte);
-  assert.is(Number(stated![2]) * 1024 ** 3, MEMORY_CEILING.perInputByte * DEFAULT_LIMITS.maxTotalBytes + MEMORY_CEILING.baseBytes);
+  assert.is(Number(stated![2]) * 1024 ** 3, MEMORY_CEILING.maxBytes);
+  assert.is(Number(stated![3]) * 1024 ** 2, MEMORY_CEILING.baseBytes);
+  assert.match(readme, new RegExp(`\\| \`maxTotalNodes\` \\| ${DEFAULT_LIMITS.maxTotalNodes.toLocaleString('en-US')} \\|`));
+  // A run on 1 MB of small claims that all have a finding (each needs its positions): measured in the child itself.
+  const dir = caseDir();
+  const text = invalidClaims(6_000);
+  writeIn(dir, 'claims.yaml', text);
+  const probe = "process.on('exit', () => process.stderr.write(`maxrss=${process.resourceUsage().maxRSS * 1024}\\n`))";
+  const run = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(probe)}`, BIN, '--format', 'json', 'claims.yaml'], { cwd: dir, encoding: 'utf8', timeout: 120_000, maxBuffer: 256 * 1024 * 1024 });
+  const rss = Number(/maxrss=(\d+)/.exec(run.stderr)?.[1]);
+  assert.ok(rss > 0, run.stderr);
+  const allowed = MEMORY_CEILING.baseBytes + MEMORY_CEILING.perInputByte * Buffer.byteLength(text);
+  assert.ok(rss <= allowed, `peak ${Math.round(rss / 1048576)} MB > ${Math.round(allowed / 1048576)} MB allowed`);
+});
+
+test('maxTotalNodes: parsing stops inside the file that reaches it, the rest of the run says so', async () => {
+  const dir = caseDir();
+  writeIn(dir, 'a.yaml', invalidClaims(300));
+  writeIn(dir, 'b.yaml', invalidClaims(300));
+  const result = await lintBeside(dir, ['a.yaml', 'b.yaml'], { limits: { maxTotalNodes: 8_000 } });
+  const limits = result.findings.filter((f) => f.ruleId === 'pvlint/limit');
+  assert.ok(limits.length >= 1, 'a limit finding');
+  assert.ok(limits.every((f) => /maxTotalNodes/.test(f.message)), limits.map((f) => f.message).join('\n'));
+  assert.ok(result.stats.resources < 600, `resources: ${result.stats.resources}`);
 });
 
 test.run();
