@@ -55,4 +55,14 @@ test('a CSIDriver named constructor, a provisioner toString, a label __proto__: 
   assert.not.ok(mine.some((f) => /native code|in-tree provisioner (toString|hasOwnProperty)/.test(f.message)), mine.map((f) => f.message).join('\n'));
 });
 
+test('--kustomize-command through a shell, or with a plugin flag inside a string, is refused (exit 2)', () => {
+  const dir = caseDir();
+  writeIn(dir, 'app/kustomization.yaml', 'resources: []\n');
+  for (const command of ["sh -c 'kustomize build --enable-exec .'", "bash -c 'kustomize build .'", 'env kustomize build --enable-alpha-plugins']) {
+    const run = runPvlint(['--kustomize-command', command, 'app'], { cwd: dir });
+    assert.is(run.code, 2, `${command}: exit ${run.code} ${run.stderr}`);
+    assert.match(run.stderr, /--kustomize-command must/);
+  }
+});
+
 test.run();
