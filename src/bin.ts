@@ -61,7 +61,8 @@ const io: CliIO = {
   writeFile: (file, text) => writeFile(file, text, 'utf8'),
 };
 
-fastPath().then(async (code) => code ?? (await import('./cli/main.js')).run(argv, io)).then(
+// Ctrl-C and SIGTERM stop the renderers pvlint started and remove its temporary directories before it exits.
+fastPath().then(async (code) => code ?? ((await import('./render/interrupt.js')).stopOnSignals(), (await import('./cli/main.js')).run(argv, io))).then(
   (code) => {
     process.exitCode = code;
   },

@@ -2,6 +2,7 @@
 // timeout can stop the tool and anything it started (kustomize may run helm, helm may run plugins).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { trackProcessGroup } from './interrupt.js';
 
 /** The longest delay setTimeout honours. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -48,9 +49,11 @@ export function runCommand(argv: readonly string[], options: RunOptions): Promis
     let outBytes = 0;
     let errBytes = 0;
     let settled = false;
+    const untrack = trackProcessGroup(process.platform === 'win32' ? undefined : child.pid);
     const finish = (result: RunResult) => {
       if (settled) return;
       settled = true;
+      untrack();
       clearTimeout(timer);
       resolve(result);
     };

@@ -64,4 +64,16 @@ test('--render-timeout 1e10 is a long deadline, not an immediate one', () => {
   assert.is(JSON.parse(run.stdout).summary.resources, 1, run.stderr);
 });
 
+test('a UTF-32 file is reported as UTF-32, not UTF-16', async () => {
+  const dir = caseDir();
+  const text = 'apiVersion: v1\n';
+  const utf32 = Buffer.alloc(4 + text.length * 4);
+  utf32.writeUInt32LE(0xfeff, 0);
+  [...text].forEach((c, i) => utf32.writeUInt32LE(c.codePointAt(0)!, 4 + i * 4));
+  writeIn(dir, 'wide.yaml', utf32);
+  const result = await lintIn(dir, ['wide.yaml']);
+  const read = result.findings.find((f) => f.ruleId === 'pvlint/read');
+  assert.match(read?.message ?? '', /UTF-32/);
+});
+
 test.run();
