@@ -5,6 +5,7 @@
 // edge carries `data-id` and `data-findings` (indices into the environment's findings) for the HTML page's script.
 import { NODE_TYPES, nodeTitle, ruleIds, worstSeverity, type EnvironmentGraph, type GraphEdge, type GraphNode, type NodeType } from './model.js';
 import { appendAll, maxOf } from '../engine/append.js';
+import { findingsOnEdges } from './edge-findings.js';
 
 const NODE_WIDTH = 220;
 const COLUMN_GAP = 150;
@@ -87,7 +88,7 @@ const center = (box: Box) => box.y + box.height / 2;
 
 export function toSvg(graph: EnvironmentGraph, options: { idPrefix?: string } = {}): SvgPicture {
   const prefix = options.idPrefix ?? 'g';
-  const onEdges = new Set(graph.edges.flatMap((e) => e.findings));
+  const onEdges = findingsOnEdges(graph);
   const columns = NODE_TYPES.filter((type) => graph.nodes.some((n) => n.type === type));
   const columnX = new Map(columns.map((type, i) => [type, MARGIN + GROUP_PAD + i * (NODE_WIDTH + COLUMN_GAP)]));
   const boxes = new Map<string, Box>();
