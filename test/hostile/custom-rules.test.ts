@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runPvlint } from '../helpers/spawn.js';
 import { PVC, repo } from '../config/helpers.js';
+import { eraseTypes } from '../../src/config/erase-types.js';
 
 const test = suite('hostile custom rules');
 
@@ -35,6 +36,22 @@ test('a top-level await that never settles: a configuration error after the load
   const run = runPvlint(['.'], { cwd: dir });
   assert.is(run.code, 2, `exit ${run.code}: ${run.stdout}${run.stderr}`);
   assert.match(run.stderr, /did not finish loading within 10 s/);
+});
+
+test('type stripping keeps statements apart: a type-only line before one that starts with ( or [', async () => {
+  const cases: [string, unknown][] = [
+    ['const x = { a: 1 }\ntype T = string\n;(x as any).a = 2\nreturn x.a\n', 2],
+    ['let y = 1\ntype T = string\n;[1].forEach(() => y++)\nreturn y\n', 2],
+    ['const f = () => 1\ninterface I { a: string }\n(f as any)()\nreturn typeof f\n', 'function'],
+    ['const g = () => 3\nexport type { I }\n;(g as any)()\nreturn g()\n', 3],
+    ['const h = 4\ndeclare const d: number\n;[h].map(String)\nreturn h\n', 4],
+  ];
+  for (const [source, expected] of cases) {
+    const erased = await eraseTypes(source.replace('export type { I }', 'type I = string'));
+    assert.ok('code' in erased, JSON.stringify(erased));
+    const run = new Function((erased as { code: string }).code);
+    assert.is(run(), expected, (erased as { code: string }).code);
+  }
 });
 
 test.run();
