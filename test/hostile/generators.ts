@@ -1,5 +1,6 @@
 // Generated hostile inputs, made at test time (nothing large is committed): huge flow sequences, many empty
 // documents, every YAML tag, hostile names and glob patterns. The fuzz suite draws from the same generators.
+import { rng } from '../fuzz/mutate.js';
 
 /** A PVC whose `accessModes` flow sequence holds `count` one-character items. */
 export function hugeFlowSequence(count: number): string {
@@ -83,17 +84,8 @@ export const HOSTILE_NAMES = [
 /** Glob patterns that are malformed, or that backtracking matchers take exponential time on. */
 export const HOSTILE_GLOBS = ['[z-a]', '[', '**/[', '{a,b', '*-*-*-*-*-cache', '*a*a*a*a*a*a*a*a*b', '?'.repeat(300), '\\', '!(a|b'];
 
-/** A small deterministic generator (mulberry32): fuzz cases are the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded random stream (the fuzz harness's mulberry32): fuzz cases are the same on every run. */
+export const seeded = rng;
 
 /** A random string drawn from the characters that escaping must handle. */
 export function hostileString(random: () => number, length: number): string {
