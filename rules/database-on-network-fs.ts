@@ -6,6 +6,7 @@ import { coveringMount, podContainers } from '../src/model/mounts.js';
 import { claimOfVolume } from '../src/model/volume-claims.js';
 import { containerLabel } from '../src/model/wiring.js';
 import type { JsonPath, Resource, Severity } from '../src/types.js';
+import { ownEntry } from '../src/engine/own-entry.js';
 
 const KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Rollout', 'Pod']);
 const INLINE_FS: Record<string, string> = { nfs: 'NFS', cephfs: 'CephFS', glusterfs: 'GlusterFS', azureFile: 'Azure Files (SMB)' };
@@ -111,7 +112,7 @@ spec:
           let fs: NetworkFs | undefined;
           let path: JsonPath;
           if (ref.kind === 'network' && ref.volume) {
-            fs = { name: INLINE_FS[ref.volume.source] ?? ref.volume.source, mountOptions: undefined };
+            fs = { name: ownEntry(INLINE_FS, ref.volume.source) ?? ref.volume.source, mountOptions: undefined };
             path = [...ref.volume.path, ref.volume.source];
           } else {
             const claim = claimOfVolume(model, template, ref);

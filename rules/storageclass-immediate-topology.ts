@@ -2,6 +2,7 @@
 import { defineRule } from '../src/define-rule.js';
 import { driverCapabilities, type Topology } from '../src/model/provisioners.js';
 import type { Severity } from '../src/types.js';
+import { ownEntry } from '../src/engine/own-entry.js';
 
 const GENERIC_KEYS: Record<string, readonly string[]> = {
   zonal: ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'],
@@ -106,7 +107,7 @@ parameters: {type: gp3}
       const topology = info.capabilities.topology;
       const severity = SEVERITY[topology.kind];
       if (!severity) continue;
-      const keys = [...topology.keys, ...(GENERIC_KEYS[topology.kind] ?? [])];
+      const keys = [...topology.keys, ...(ownEntry(GENERIC_KEYS, topology.kind) ?? [])];
       if (pinnedValue(storageClass.object?.allowedTopologies, keys) !== undefined) continue;
       const consequence = topology.kind === 'node'
         ? 'each claim binds or is provisioned on an arbitrary node before its pod is scheduled, and the pod is then forced onto that node even when it does not fit there'

@@ -9,13 +9,22 @@ const stderr = guardOutput(process.stderr);
 
 /**
  * Standard input, keeping at most `maxBytes + 1` bytes: enough for lint() to see that it is over the limit, without
- * holding an endless pipe in memory. The rest is read and dropped, so the writer is not killed by SIGPIPE.
+ * holding an endless pipe in memory. Up to `maxBytes` more are read and dropped, so a writer that is merely large
+ * finishes without SIGPIPE; an endless one (`yes | pvlint -`) is cut off there instead of read forever.
  */
 async function readStdin(maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
   const chunks: Buffer[] = [];
   let kept = 0;
+  let dropped = 0;
   for await (const chunk of process.stdin) {
-    if (kept > maxBytes) continue;
+    if (kept > maxBytes) {
+      dropped += (chunk as Buffer).length;
+      if (dropped > maxBytes) {
+        process.stdin.destroy();
+        break;
+      }
+      continue;
+    }
     const buffer = chunk as Buffer;
     const room = maxBytes + 1 - kept;
     chunks.push(buffer.length > room ? buffer.subarray(0, room) : buffer);
@@ -56,7 +65,8 @@ const io: CliIO = {
   writeFile: (file, text) => writeFile(file, text, 'utf8'),
 };
 
-fastPath().then(async (code) => code ?? (await import('./cli/main.js')).run(argv, io)).then(
+// Ctrl-C and SIGTERM stop the renderers pvlint started and remove its temporary directories before it exits.
+fastPath().then(async (code) => code ?? ((await import('./render/interrupt.js')).stopOnSignals(), (await import('./cli/main.js')).run(argv, io))).then(
   (code) => finish(code),
   (error) => {
     const detail = process.env.PVLINT_DEBUG ? (error as Error)?.stack : undefined;

@@ -34,6 +34,8 @@ import { expandScopes } from './render/helm-release/expand-scopes.js';
 import { SourceCache } from './render/source-cache.js';
 import type { RemovedObject } from './model/removed-objects.js';
 import type { Finding, Region, Resource, SourceFile } from './types.js';
+import { appendAll } from './engine/append.js';
+import { overNodeBudget, remainingNodes, type NodeBudget } from './load/node-budget.js';
 
 export interface LintOptions {
   /** Files and directories to lint; `-` reads `stdin`. */
@@ -83,7 +85,7 @@ export interface LintOptions {
   cacheLocation?: string;
   /**
    * Past this many bytes read in one run, parsed documents are let go once their objects are read, and parsed again
-   * only to locate a finding (default 32 MiB): memory stays bounded on large repos, small ones keep their nodes.
+   * only to locate a finding (default 8 MiB): memory stays bounded on large repos, small ones keep their nodes.
    */
   lazyPositionsAfterBytes?: number;
   /**
@@ -260,7 +262,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const charts = new Set<string>();
   const limits = resolveLimits(options.limits);
   const budget: ReadBudget = { limits, used: 0 };
-  const lazyAfter = options.lazyPositionsAfterBytes ?? 32 * 1024 * 1024;
+  const nodeBudget: NodeBudget = { limits, used: 0 };
+  const lazyAfter = options.lazyPositionsAfterBytes ?? 8 * 1024 * 1024;
   let pool: ParsePool | undefined;
   // Documents of other kinds are not parsed (the kind pre-scan reads their `kind:` line as text); those of kinds only
   // some rule may look at are parsed when it does.
@@ -308,12 +311,13 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // come before parse problems, as they always have.
     const parseFindings: Finding[] = [];
     const take = (file: SourceFile, given?: ParsedFile) => {
-      const parsed = given ?? parseWithCache(file, limits, plan, lintCache, budget.used > lazyAfter);
+      const parsed = given ?? parseWithCache(file, remainingNodes(nodeBudget), plan, lintCache, budget.used > lazyAfter);
       if (parsed.template !== undefined) {
         templateFiles.push(file.path);
         return;
       }
       documents += parsed.documentCount;
+      if (overNodeBudget(parsed, nodeBudget, file, parseFindings)) return;
       let scope = loose;
       if (parsed.helm) {
         const start = file.absPath === '<stdin>' ? cwd : path.dirname(file.absPath);
@@ -366,14 +370,14 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       await pool?.close();
       throw error;
     }
-    findings.push(...parseFindings);
+    appendAll(findings, parseFindings);
     if (loose.files > 0) scopes.push(loose);
   }
   await pool?.close();
   const rendered = await rendering;
-  findings.push(...rendered.diagnostics);
+  appendAll(findings, rendered.diagnostics);
   for (const scope of rendered.scopes) {
-    findings.push(...scope.diagnostics);
+    appendAll(findings, scope.diagnostics);
     documents += scope.documents;
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace, removed: scope.removed });
@@ -405,8 +409,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   });
   const suppressed: Finding[] = [];
   const early = suppressor.applyGlobal(findings.splice(0, findings.length));
-  findings.push(...early.kept);
-  suppressed.push(...early.suppressed);
+  appendAll(findings, early.kept);
+  appendAll(suppressed, early.suppressed);
   for (const s of scopes) {
     // Fields with a type the API cannot decode are findings of their own; rules see the objects without them.
     const shaped = await checkShapes(s.resources, s.name);
@@ -432,12 +436,12 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     }
     const result = runRules(model, settings);
     const extra = options.scopeFindings ? await options.scopeFindings(model, s.kind) : [];
-    const split = suppressor.applyScope(model, [...shaped.findings, ...result.findings, ...extra]);
-    findings.push(...split.kept, ...result.crashes);
-    suppressed.push(...split.suppressed);
+    const split = suppressor.applyScope(model, appendAll(appendAll([...shaped.findings], result.findings), extra));
+    appendAll(appendAll(findings, split.kept), result.crashes);
+    appendAll(suppressed, split.suppressed);
     options.onScope?.({ name: s.name, kind: s.kind, model, findings: split.kept });
   }
-  findings.push(...suppressor.unused());
+  appendAll(findings, suppressor.unused());
   const cacheWriteError = lintCache?.save();
   const merged = mergeFindings(findings);
   return {

@@ -3,11 +3,13 @@
 // version, for other rules' kinds or other limits is ignored whole; an entry is found only by the hash of exactly
 // the content it was made from, so a changed file can never be answered from a stale entry.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { cacheKey, sign, verified } from './cache-key.js';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 
-const FORMAT = 1;
+const FORMAT = 2;
 const FILE_NAME = 'cache.bin';
 /** An entry not used in this many runs is dropped (a repo's deleted files must not grow the cache forever). */
 const KEEP_RUNS = 5;
@@ -41,6 +43,8 @@ export class LintCache {
     readonly file: string,
     private readonly context: string,
     stored: Stored | undefined,
+    /** The user's key, or why there is none (then nothing is read or written). */
+    private readonly key: Buffer | string,
   ) {
     this.entries = stored?.entries ?? new Map();
     this.run = (stored?.run ?? 0) + 1;
@@ -52,14 +56,18 @@ export class LintCache {
    */
   static open(directory: string, context: string): LintCache {
     const file = path.join(directory, FILE_NAME);
+    const key = cacheKey();
     let stored: Stored | undefined;
     try {
-      const value = deserialize(readFileSync(file)) as Stored;
+      // Only a file this user's key signed is deserialised: a crafted or foreign cache is ignored whole.
+      const payload = typeof key === 'string' ? undefined : verified(key, readFileSync(file));
+      if (!payload) throw new Error('not signed with this user\'s key');
+      const value = deserialize(payload) as Stored;
       if (value?.format === FORMAT && value.context === context && value.entries instanceof Map && Number.isInteger(value.run)) stored = value;
     } catch {
       stored = undefined;
     }
-    return new LintCache(directory, file, context, stored);
+    return new LintCache(directory, file, context, stored, key);
   }
 
   /** Counts a lookup the caller answered without `get` (it knew there was no entry). */
@@ -116,14 +124,35 @@ export class LintCache {
   save(): string | undefined {
     for (const hook of this.saveHooks) hook();
     for (const [key, entry] of this.entries) if (this.run - entry.run >= KEEP_RUNS) this.entries.delete(key);
+    if (typeof this.key === 'string') return this.key;
     const stored: Stored = { format: FORMAT, context: this.context, run: this.run, entries: this.entries };
-    const temporary = `${this.file}.${process.pid}.tmp`;
+    // A fresh name opened with O_EXCL (and O_NOFOLLOW): a file or symbolic link planted in the directory is never
+    // written through. The directory is made private; one that others may write to is not used.
+    const temporary = `${this.file}.${randomBytes(8).toString('hex')}.tmp`;
     try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
-      writeFileSync(temporary, serialize(stored));
+      const directory = path.dirname(this.file);
+      mkdirSync(directory, { recursive: true, mode: 0o700 });
+      const info = lstatSync(directory);
+      const uid = process.getuid?.();
+      if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) {
+        return `the cache directory ${directory} is not private to this user (it must be owned by you and writable by no one else); the cache was not written`;
+      }
+      const payload = serialize(stored);
+      const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+      try {
+        writeSync(fd, sign(this.key, payload));
+        writeSync(fd, payload);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(temporary, this.file);
       return undefined;
     } catch (error) {
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // Never created.
+      }
       return String((error as Error)?.message ?? error);
     }
   }

@@ -3,7 +3,8 @@
 // kustomization's inputs inside its own directory tree, so the inputs are the files each kustomization of the
 // build references (src/render/kustomization.ts) plus every file next to each kustomization file. A build that can
 // read anything else (remote bases, helmCharts, a custom command that may lift the restrictor) is not cached.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { DEFAULT_LIMITS } from '../load/limits.js';
 import os from 'node:os';
 import path from 'node:path';
 import { includedKustomizations, loadKustomization, referencedFiles } from '../render/kustomization.js';
@@ -49,15 +50,61 @@ export function kustomizeRenderKey(cache: SourceCache, input: RenderKeyInput): s
     os.tmpdir(),
   ];
   for (const file of [...files].sort()) {
-    let content: string;
-    try {
-      content = contentHash(readFileSync(file));
-    } catch (error) {
-      content = `unreadable:${(error as NodeJS.ErrnoException)?.code ?? ''}`;
-    }
+    const content = inputHash(cache.root, file);
+    // A FIFO, a device, a file over the size limit or outside the repository: kustomize will read (or refuse) it
+    // under the render's timeout; the key cannot stand for it, so the build is not cached.
+    if (content === undefined) return undefined;
     hash.push(`${path.relative(input.dir, file)}\u0000${content}`);
   }
   return contentHash(hash.join('\n'));
+}
+
+/**
+ * The hash of a file a build reads, read as manifests are (README "Limits"): a regular file inside `root`, at most
+ * `maxFileBytes`, opened without blocking. `unreadable:CODE` for a file that is missing or cannot be read (kustomize
+ * fails on it the same way every time); undefined for anything the key cannot stand for.
+ */
+function inputHash(root: string, file: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch (error) {
+    return `unreadable:${(error as NodeJS.ErrnoException)?.code ?? ''}`;
+  }
+  const relative = path.relative(realpathOr(root), real);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return `unreadable:${(error as NodeJS.ErrnoException)?.code ?? ''}`;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size > DEFAULT_LIMITS.maxFileBytes) return undefined;
+    const buffer = Buffer.allocUnsafe(info.size + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      // Grown since stat(): not a file the key can pin down.
+      if (length > info.size) return undefined;
+    }
+    return contentHash(buffer.subarray(0, length));
+  } catch (error) {
+    return `unreadable:${(error as NodeJS.ErrnoException)?.code ?? ''}`;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function realpathOr(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /** Regular files directly in `dir` (a patch or generator input next to the kustomization file). */

@@ -137,7 +137,13 @@ function normalise(rule: any, file: string, display: string): RuleModule {
     },
     check(context) {
       try {
-        check.call(rule, context);
+        const returned: unknown = check.call(rule, context);
+        if (returned !== null && typeof returned === 'object' && typeof (returned as PromiseLike<unknown>).then === 'function') {
+          // What an async check() reports after its first await would be lost, and a rejection would surface as an
+          // unhandled one: refused, with a reason, and the promise's outcome is swallowed.
+          (returned as Promise<unknown>).then(undefined, () => undefined);
+          throw new Error('check() returned a Promise: custom rules must report synchronously (async check() is not supported; read what you need from context.model)');
+        }
       } catch (error) {
         const frame = frameIn(error, file);
         const message = error instanceof Error ? error.message : String(error);
@@ -145,6 +151,21 @@ function normalise(rule: any, file: string, display: string): RuleModule {
       }
     },
   };
+}
+
+/** How long a rule module may take to load (its top-level code, top-level await included). */
+const IMPORT_TIMEOUT_MS = 10_000;
+
+/**
+ * `promise`, or a rejection with `message` after `ms`. The timer also keeps the process alive: a module whose
+ * top-level await never settles would otherwise let Node exit at once, with status 0 and no output.
+ */
+function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -165,7 +186,7 @@ export async function loadRuleFiles(files: readonly string[], display: (file: st
     const url = `${pathToFileURL(file).href}?${RULE_QUERY}=${generation}`;
     let module: any;
     try {
-      module = await import(url);
+      module = await withDeadline(import(url), IMPORT_TIMEOUT_MS, `the rule module did not finish loading within ${IMPORT_TIMEOUT_MS / 1000} s (a top-level await that never settles?)`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (message.startsWith(ERASE_ERROR_PREFIX)) {

@@ -64,6 +64,16 @@ class Eraser {
     this.erase(node.range[0], node.range[1]);
   }
 
+  /**
+   * Blanks a whole statement and leaves `;` (an empty statement) in its place. A type-only statement ends the one
+   * before it (`type T = string` then `;(x as any).y`, or an `interface` line before `(f as any)()`): without the
+   * `;`, the code before and after would run together (`{a: 1}(x).y`).
+   */
+  eraseStatement(node: Node): void {
+    this.eraseNode(node);
+    this.chars[node.range[0]] = ';';
+  }
+
   position(offset: number): { line: number; column: number } {
     let low = 0;
     let high = this.lineStarts.length - 1;
@@ -154,14 +164,16 @@ class Eraser {
       case 'TSTypeAnnotation':
       case 'TSTypeParameterDeclaration':
       case 'TSTypeParameterInstantiation':
-      case 'TSInterfaceDeclaration':
-      case 'TSTypeAliasDeclaration':
-      case 'TSDeclareFunction':
       case 'TSIndexSignature':
       case 'TSAbstractMethodDefinition':
       case 'TSAbstractPropertyDefinition':
       case 'TSAbstractAccessorProperty':
         this.eraseNode(node);
+        return true;
+      case 'TSInterfaceDeclaration':
+      case 'TSTypeAliasDeclaration':
+      case 'TSDeclareFunction':
+        this.eraseStatement(node);
         return true;
       case 'TSEnumDeclaration':
         if (node.declare) {
@@ -214,19 +226,19 @@ class Eraser {
         return this.handleExport(node);
       case 'ExportAllDeclaration':
         if (node.exportKind === 'type') {
-          this.eraseNode(node);
+          this.eraseStatement(node);
           return true;
         }
         return false;
       case 'ExportDefaultDeclaration':
         if (node.declaration.type === 'TSInterfaceDeclaration' || node.declaration.type === 'TSDeclareFunction') {
-          this.eraseNode(node);
+          this.eraseStatement(node);
           return true;
         }
         return false;
       case 'VariableDeclaration':
         if (node.declare) {
-          this.eraseNode(node);
+          this.eraseStatement(node);
           return true;
         }
         return false;
@@ -288,7 +300,7 @@ class Eraser {
 
   private handleExport(node: TSESTree.ExportNamedDeclaration): boolean {
     if (node.exportKind === 'type') {
-      this.eraseNode(node);
+      this.eraseStatement(node);
       return true;
     }
     const declaration = node.declaration;
@@ -298,7 +310,7 @@ class Eraser {
         ((declaration.type === 'VariableDeclaration' || declaration.type === 'ClassDeclaration') && declaration.declare) ||
         ((declaration.type === 'TSEnumDeclaration' || declaration.type === 'TSModuleDeclaration') && declaration.declare);
       if (erasable) {
-        this.eraseNode(node);
+        this.eraseStatement(node);
         return true;
       }
       return false;

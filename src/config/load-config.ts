@@ -9,6 +9,11 @@ import { makeSourceFile } from '../load/source-file.js';
 import { createConfigAjv } from './config-ajv.js';
 import { configValidator } from './compiled-validators.js';
 import { ConfigDocument, ConfigError, schemaProblems, type ConfigProblem } from './problems.js';
+import { readManifest } from '../load/read-source.js';
+import { resolveLimits } from '../load/limits.js';
+
+/** A configuration file is a few KiB; 1 MiB is far past any real one. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export type SeverityName = 'off' | 'note' | 'warning' | 'error';
 export type RuleEntry = SeverityName | [SeverityName, Record<string, unknown>?] | { severity?: SeverityName; options?: Record<string, unknown> };
@@ -93,14 +98,13 @@ const MAX_ALIAS_COUNT = 100;
 /** Reads and validates the configuration; throws ConfigError with every problem found. */
 export async function loadConfig(file: string, cwd: string): Promise<LoadedConfig> {
   const shown = path.relative(cwd, file) || path.basename(file);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const problem: ConfigProblem = { file: shown, line: 1, column: 1, message: `cannot read the configuration: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  // Read as manifests are: a regular file (`-c /dev/zero` or a FIFO is refused, not read forever), at most 1 MiB.
+  const read = readManifest(file, shown, { limits: resolveLimits({ maxFileBytes: MAX_CONFIG_BYTES }), used: 0 });
+  if ('problem' in read) {
+    const problem: ConfigProblem = { file: shown, line: 1, column: 1, message: `cannot read the configuration: ${read.problem.message}` };
     throw new ConfigError([problem]);
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const text = read.file.text;
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
   const document = new ConfigDocument(makeSourceFile(file, shown, text), doc);

@@ -5,6 +5,7 @@ import { isMap, type Document, type Node as YamlNode } from 'yaml';
 import type { ErrorObject } from 'ajv';
 import { locateInNode } from '../locate/locate-node.js';
 import type { JsonPath, SourceFile } from '../types.js';
+import { ownEntry } from '../engine/own-entry.js';
 
 export interface ConfigProblem {
   /** As the user can open it: relative to the working directory. */
@@ -96,7 +97,7 @@ const ALIASES: Record<string, string> = { warn: 'warning', info: 'note', err: 'e
 /** ` (did you mean "x"?)` for a near miss among `candidates`, else empty. */
 export function didYouMean(value: unknown, candidates: readonly unknown[]): string {
   if (typeof value !== 'string') return '';
-  const alias = ALIASES[value.toLowerCase()];
+  const alias = ownEntry(ALIASES, value.toLowerCase());
   if (alias && candidates.includes(alias)) return ` (did you mean "${alias}"?)`;
   let best: string | undefined;
   let bestDistance = Infinity;

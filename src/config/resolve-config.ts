@@ -27,6 +27,7 @@ import type { LoadedConfig, RawConfig, RuleEntry, SeverityName, SupportValue } f
 import { builtinOptionsValidator } from './compiled-validators.js';
 import { presetSettings, type Preset } from './presets.js';
 import { ConfigError, didYouMean, schemaProblems, type ConfigProblem } from './problems.js';
+import { globProblem } from './glob.js';
 
 export interface ResolvedConfig {
   /** The configuration file as shown to the user (relative to the working directory). */
@@ -289,6 +290,15 @@ function resolveSuppressions(context: Context, known: ReadonlySet<string>): Supp
   return (context.loaded.value.suppress ?? []).map((entry, i) => {
     entry.rules.forEach((id, j) => {
       if (id !== 'all' && !known.has(id)) problemAt(context, ['suppress', i, 'rules', j], `unknown rule "${id}"${didYouMean(id, [...known]) || " ('pvlint rules' lists them)"}`);
+    });
+    for (const field of ['kind', 'namespace', 'name'] as const) {
+      const glob = entry.resource?.[field];
+      const problem = typeof glob === 'string' ? globProblem(glob) : undefined;
+      if (problem) problemAt(context, ['suppress', i, 'resource', field], problem);
+    }
+    entry.paths?.forEach((glob, j) => {
+      const problem = globProblem(glob);
+      if (problem) problemAt(context, ['suppress', i, 'paths', j], problem);
     });
     const node = nodeAt(context, ['suppress', i]);
     const location = node ? locateInNode(context.factsFile, node, []).location : undefined;

@@ -1,5 +1,6 @@
 // Findings that come from pvlint itself (unparsable YAML, unreadable files, crashed rules, failed renders).
 import type { Finding, Severity, SourceLocation } from '../types.js';
+import { ownEntry } from './own-entry.js';
 
 export const DIAGNOSTIC_FIXES: Record<string, string> = {
   'pvlint/parse': 'Fix the YAML syntax at this position; the other documents of the file are still linted.',
@@ -26,7 +27,7 @@ export function diagnostic(ruleId: string, message: string, location: SourceLoca
     messageId: ruleId.slice('pvlint/'.length),
     message,
     data: {},
-    fix: DIAGNOSTIC_FIXES[ruleId] ?? '',
+    fix: ownEntry(DIAGNOSTIC_FIXES, ruleId) ?? '',
     location,
     related: [],
     environments,

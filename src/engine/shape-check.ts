@@ -15,6 +15,7 @@ import { locate } from '../locate/locate.js';
 import { isPlaceholder } from '../model/placeholder.js';
 import { unitlessBytes } from './unitless-bytes.js';
 import type { Finding, JsonPath, Resource, Severity } from '../types.js';
+import { ownEntry } from './own-entry.js';
 
 export const SHAPE_RULE_ID = 'pvlint/shape';
 export const SHAPE_FIX =
@@ -118,7 +119,7 @@ const TYPE_WORDS: Record<string, string> = { integer: 'an integer', string: 'a s
 function expected(types: string[]): string {
   const wanted = types.filter((t) => t !== 'null');
   if (wanted.includes('string') && wanted.includes('number')) return 'a quantity (a string such as "10Gi", or a number)';
-  return wanted.map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+  return wanted.map((t) => ownEntry(TYPE_WORDS, t) ?? t).join(' or ');
 }
 
 function hint(types: string[], value: unknown): string {
@@ -168,7 +169,7 @@ function issuesOf(resource: Resource, errors: readonly ErrorObject[]): { issues:
     const severity: Severity = readByStorageRules(path) ? 'error' : 'note';
     if (error.keyword === 'type') {
       const types = (Array.isArray(error.params.type) ? error.params.type : String(error.params.type).split(',')).map(String);
-      if (types.includes('boolean') && typeof value === 'string' && value in YAML11_BOOLEANS) {
+      if (types.includes('boolean') && typeof value === 'string' && Object.hasOwn(YAML11_BOOLEANS, value)) {
         booleans.push({ path, value: YAML11_BOOLEANS[value] });
         continue;
       }

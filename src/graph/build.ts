@@ -11,6 +11,8 @@ import { claimOfVolume } from '../model/volume-claims.js';
 import type { Finding, Resource } from '../types.js';
 import type { EdgeType, EnvironmentGraph, GraphEdge, GraphNamespace, GraphNode } from './model.js';
 import { placeFindings } from './place-findings.js';
+import { appendAll } from '../engine/append.js';
+import { ownEntry } from '../engine/own-entry.js';
 
 const MODE_ABBREVIATIONS: Record<string, string> = {
   ReadWriteOnce: 'RWO',
@@ -36,7 +38,7 @@ function str(value: unknown): string | undefined {
 
 export function modesText(modes: readonly string[] | undefined): string {
   if (!modes || modes.length === 0) return 'no access modes';
-  return modes.map((m) => MODE_ABBREVIATIONS[m] ?? m).join(', ');
+  return modes.map((m) => ownEntry(MODE_ABBREVIATIONS, m) ?? m).join(', ');
 }
 
 /** `RWO · 20Gi · Block` for a claim-shaped object or a PV. */
@@ -366,7 +368,7 @@ export function buildEnvironmentGraph(model: StorageModel, findings: readonly Fi
     const claimIds: string[] = [];
     const lookup = namespace === '' ? undefined : model.lookupClaim(namespace, claimName);
     if (lookup?.status === 'found' && lookup.value.kind === 'pvc') {
-      claimIds.push(...model.claimsNamed(claimName).filter((pvc) => model.namespaceOf(pvc) === namespace).map((pvc) => pvcNode(b, pvc)));
+      appendAll(claimIds, model.claimsNamed(claimName).filter((pvc) => model.namespaceOf(pvc) === namespace).map((pvc) => pvcNode(b, pvc)));
     } else if (lookup?.status === 'found' && lookup.value.kind === 'claim-template') {
       const { statefulSet, template } = lookup.value;
       const templates = getPath(statefulSet.object, ['spec', 'volumeClaimTemplates']) as any[];

@@ -1,6 +1,7 @@
 // Graphviz DOT of every environment's picture: one digraph, one cluster per environment, namespaces as nested
 // clusters. `dot -Tsvg pvlint.dot > pvlint.svg` draws it.
 import { NODE_TYPES, nodeTitle, ruleIds, worstSeverity, type EnvironmentGraph, type GraphNode, type NodeType } from './model.js';
+import { findingsOnEdges } from './edge-findings.js';
 
 /** A DOT double-quoted string: `\` and `"` escaped, line breaks as `\n` (centred lines). */
 export function dotString(text: string): string {
@@ -18,7 +19,7 @@ const SHAPE: Record<NodeType, string> = {
 const COLOR = { error: '#cf222e', warning: '#bf8700', note: '#0969da' } as const;
 
 function nodeAttributes(node: GraphNode, graph: EnvironmentGraph): string {
-  const onEdges = new Set(graph.edges.flatMap((e) => e.findings));
+  const onEdges = findingsOnEdges(graph);
   const own = node.findings.filter((i) => !onEdges.has(i));
   const lines = [nodeTitle(node), ...node.details];
   if (node.external) lines.push(`(${node.external.note})`);

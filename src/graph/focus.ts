@@ -5,6 +5,7 @@
 // workloads sharing that claim or PV (who else writes to my disk?). It does not go up from a StorageClass reached on
 // the way down: every claim of a shared class would pull in half the cluster.
 import type { EnvironmentGraph, GraphNode } from './model.js';
+import { ownEntry } from '../engine/own-entry.js';
 
 const KIND_ALIASES: Record<string, string> = {
   po: 'pod', pods: 'pod',
@@ -37,7 +38,7 @@ export function parseFocus(text: string): FocusTarget | undefined {
   const parts = text.split('/');
   if (parts.length < 2 || parts.length > 3 || parts.some((p, i) => p === '' && !(parts.length === 3 && i === 1))) return undefined;
   const rawKind = parts[0].toLowerCase();
-  const kind = KIND_ALIASES[rawKind] ?? rawKind;
+  const kind = ownEntry(KIND_ALIASES, rawKind) ?? rawKind;
   if (kind === 'namespace' && parts.length !== 2) return undefined;
   return parts.length === 3 ? { kind, namespace: parts[1], name: parts[2], text } : { kind, name: parts[1], text };
 }

@@ -7,6 +7,7 @@
 // `"` `#` `&` `<` `>` `` ` `` `|` and `:` before a non-space (Mermaid's pre-parser treats `style…:…#…;` specially).
 // Line breaks inside labels are `<br/>`, which GitHub's Mermaid renders.
 import { NODE_TYPES, nodeTitle, ruleIds, worstSeverity, type EnvironmentGraph, type GraphNode, type NodeType } from './model.js';
+import { findingsOnEdges } from './edge-findings.js';
 
 /** Mermaid's default `maxTextSize` (GitHub shows an error above it) and `maxEdges`, with some room to spare. */
 export const MERMAID_MAX_TEXT = 45_000;
@@ -46,7 +47,7 @@ function label(node: GraphNode, graph: EnvironmentGraph): string {
   const lines = [`<b>${mermaidText(clip(nodeTitle(node)))}</b>`, ...node.details.map((d) => mermaidText(clip(d)))];
   if (node.external) lines.push(`<i>${mermaidText(node.external.note)}</i>`);
   // Findings that no edge shows are listed on the node itself.
-  const onEdges = new Set(graph.edges.flatMap((e) => e.findings));
+  const onEdges = findingsOnEdges(graph);
   const own = node.findings.filter((i) => !onEdges.has(i));
   if (own.length > 0) lines.push(`⚠ ${mermaidText(ruleIds(graph, own).join(', '))}`);
   return lines.join('<br/>');

@@ -84,8 +84,23 @@ export function placeFindings(graph: EnvironmentGraph, model: StorageModel, find
       else adjacency.set(end, [edge]);
     }
   }
-  const edgesFrom = (id: string) => graph.edges.filter((e) => e.from === id);
-  const edgesTo = (id: string) => graph.edges.filter((e) => e.to === id);
+  // Indexed once: scanning every edge, node or resource per finding made placing findings quadratic.
+  const outgoing = new Map<string, GraphEdge[]>();
+  const incoming = new Map<string, GraphEdge[]>();
+  for (const edge of graph.edges) {
+    (outgoing.get(edge.from) ?? outgoing.set(edge.from, []).get(edge.from)!).push(edge);
+    (incoming.get(edge.to) ?? incoming.set(edge.to, []).get(edge.to)!).push(edge);
+  }
+  const edgesFrom = (id: string) => outgoing.get(id) ?? [];
+  const edgesTo = (id: string) => incoming.get(id) ?? [];
+  const nodesById = new Map(graph.nodes.map((n) => [n.id, n]));
+  const nodesByRef = new Map<string, (typeof graph.nodes)[number]>();
+  for (const node of graph.nodes) if (node.ref !== undefined && !nodesByRef.has(node.ref)) nodesByRef.set(node.ref, node);
+  const resourcesByIdentity = new Map<string, Resource[]>();
+  for (const r of model.resources) {
+    const identity = `${r.kind}\u0000${r.namespace ?? ''}\u0000${r.namespace === undefined ? 'u' : 'd'}\u0000${r.name}`;
+    (resourcesByIdentity.get(identity) ?? resourcesByIdentity.set(identity, []).get(identity)!).push(r);
+  }
   const spans = spansOf(model.resources);
 
   /** The node of a resource; an HPA stands for the workload it scales. */
@@ -95,7 +110,7 @@ export function placeFindings(graph: EnvironmentGraph, model: StorageModel, find
     if (resource.kind === 'HorizontalPodAutoscaler') {
       const target = resource.object?.spec?.scaleTargetRef;
       const ns = model.namespaceOf(resource) ?? '';
-      const workload = graph.nodes.find((n) => n.ref === `${target?.kind}/${ns}/${target?.name}`);
+      const workload = nodesByRef.get(`${target?.kind}/${ns}/${target?.name}`);
       return workload?.id;
     }
     return undefined;
@@ -179,7 +194,7 @@ export function placeFindings(graph: EnvironmentGraph, model: StorageModel, find
   const findResource = (finding: Finding): Resource | undefined => {
     const ref = finding.resource;
     if (!ref) return undefined;
-    const matches = model.resources.filter((r) => r.kind === ref.kind && r.name === ref.name && r.namespace === ref.namespace);
+    const matches = resourcesByIdentity.get(`${ref.kind}\u0000${ref.namespace ?? ''}\u0000${ref.namespace === undefined ? 'u' : 'd'}\u0000${ref.name}`) ?? [];
     return matches.find((r) => finding.location.file === locate(r, finding.path ?? []).location.file) ?? matches[0];
   };
 
@@ -217,7 +232,7 @@ export function placeFindings(graph: EnvironmentGraph, model: StorageModel, find
       nodes: [...nodes],
       edges: [...edges],
     });
-    for (const id of nodes) graph.nodes.find((n) => n.id === id)?.findings.push(index);
+    for (const id of nodes) nodesById.get(id)?.findings.push(index);
     for (const id of edges) edgesById.get(id)?.findings.push(index);
   }
 }

@@ -4,6 +4,8 @@
 // the height of what uses it. Edges are curves from a node's right side to the next node's left side. Every node and
 // edge carries `data-id` and `data-findings` (indices into the environment's findings) for the HTML page's script.
 import { NODE_TYPES, nodeTitle, ruleIds, worstSeverity, type EnvironmentGraph, type GraphEdge, type GraphNode, type NodeType } from './model.js';
+import { appendAll, maxOf } from '../engine/append.js';
+import { findingsOnEdges } from './edge-findings.js';
 
 const NODE_WIDTH = 220;
 const COLUMN_GAP = 150;
@@ -86,7 +88,7 @@ const center = (box: Box) => box.y + box.height / 2;
 
 export function toSvg(graph: EnvironmentGraph, options: { idPrefix?: string } = {}): SvgPicture {
   const prefix = options.idPrefix ?? 'g';
-  const onEdges = new Set(graph.edges.flatMap((e) => e.findings));
+  const onEdges = findingsOnEdges(graph);
   const columns = NODE_TYPES.filter((type) => graph.nodes.some((n) => n.type === type));
   const columnX = new Map(columns.map((type, i) => [type, MARGIN + GROUP_PAD + i * (NODE_WIDTH + COLUMN_GAP)]));
   const boxes = new Map<string, Box>();
@@ -208,7 +210,7 @@ export function toSvg(graph: EnvironmentGraph, options: { idPrefix?: string } = 
       const mx = (x1 + x2) / 2;
       const my = (y1 + y2) / 2;
       const lineHeight = 13;
-      const widest = Math.max(...rules.map((r) => r.length));
+      const widest = maxOf(rules.map((r) => r.length));
       const w = widest * LABEL_CHAR_WIDTH + 10;
       const h = rules.length * lineHeight + 6;
       labels.push(
@@ -235,6 +237,6 @@ export function toSvg(graph: EnvironmentGraph, options: { idPrefix?: string } = 
       '</g>',
     );
   }
-  parts.push(...labels, '</svg>');
+  appendAll(parts, labels).push('</svg>');
   return { svg: parts.join('\n'), width, height };
 }

@@ -27,7 +27,7 @@ export interface DiscoverOptions {
   followSymlinks?: boolean;
   /** Directories symlinks may lead into without `followSymlinks`, besides the argument (the repository root). */
   roots?: readonly string[];
-  /** Manifest files under one directory argument; more and the argument is not linted (default 20,000). */
+  /** Manifest files under one directory argument; more and the argument is not linted (default 200,000). */
   maxFiles?: number;
   /** A directory argument with nothing to lint is fine (the base tree of a review); otherwise a usage error. */
   allowEmpty?: boolean;

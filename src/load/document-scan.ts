@@ -14,6 +14,8 @@ export interface DocumentSpan {
 export interface ScannedFile {
   /** One span per document, in the order (and count) the YAML parser produces them. */
   spans: DocumentSpan[];
+  /** Set when the text holds more than `maxDocuments` documents: where the first one past the limit starts. */
+  overAt?: number;
 }
 
 /** A line that starts a new document: `---` followed by white space or the end of the line. */
@@ -28,7 +30,7 @@ const CONTENT = /^[ \t]*[^#\s]/m;
  * Equivalent to `parseAllDocuments(text).length` documents with the same boundaries (test/load/document-scan.test.ts
  * checks it on every example and fixture file).
  */
-export function splitDocuments(text: string): ScannedFile | undefined {
+export function splitDocuments(text: string, maxDocuments = Infinity): ScannedFile | undefined {
   if (UNSPLITTABLE.test(text)) return undefined;
   const spans: DocumentSpan[] = [];
   let start = 0;
@@ -40,6 +42,8 @@ export function splitDocuments(text: string): ScannedFile | undefined {
     if (!first || CONTENT.test(text.slice(start, match.index))) spans.push({ start, end: match.index });
     first = false;
     start = match.index;
+    // Stop splitting at the limit: 16 MiB of `---` lines would otherwise be four million spans before any check.
+    if (spans.length >= maxDocuments) return { spans, overAt: start };
   }
   if (!first || CONTENT.test(text.slice(start))) spans.push({ start, end: text.length });
   return { spans };

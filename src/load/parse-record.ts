@@ -14,6 +14,8 @@ export interface FullRecord {
   resources: { docIndex: number; items: readonly number[]; object: unknown }[];
   diagnostics: { ruleId: ParseDiagnostic['ruleId']; message: string; region: Region }[];
   deferred: { kind: string; docIndex: number }[];
+  /** `ParsedFile.nodes`. */
+  nodes: number;
 }
 
 /**
@@ -30,10 +32,10 @@ function isEmptyRecord(record: ParseRecord): record is EmptyRecord {
 
 /**
  * The record of a parsed file; undefined when the result depends on more than the text (a message that names the
- * file), or when the text was not split into documents (a stream with directives: its spans are unknown).
+ * file, a parse cut short by the run's `maxTotalNodes`), or when the text was not split into documents (a stream with directives: its spans are unknown).
  */
 export function toRecord(file: SourceFile, parsed: ParsedFile): ParseRecord | undefined {
-  if (!parsed.spans || parsed.helm) return undefined;
+  if (!parsed.spans || parsed.helm || parsed.cut) return undefined;
   if (parsed.diagnostics.some((d) => d.message.includes(file.path) || d.location.file !== file.path)) return undefined;
   if (parsed.template !== undefined) return [parsed.documentCount, parsed.skipped, parsed.template];
   if (parsed.resources.length === 0 && parsed.diagnostics.length === 0 && parsed.deferred.length === 0) return [parsed.documentCount, parsed.skipped];
@@ -44,6 +46,7 @@ export function toRecord(file: SourceFile, parsed: ParsedFile): ParseRecord | un
     resources: parsed.resources.map((r) => ({ docIndex: r.docIndex, items: itemPathOf(r), object: r.object })),
     diagnostics: parsed.diagnostics.map((d) => ({ ruleId: d.ruleId, message: d.message, region: d.location.region })),
     deferred: parsed.deferred.map((d) => ({ kind: d.kind, docIndex: d.docIndex })),
+    nodes: parsed.nodes,
   };
 }
 
@@ -51,7 +54,7 @@ export function toRecord(file: SourceFile, parsed: ParsedFile): ParseRecord | un
 export function fromRecord(file: SourceFile, record: ParseRecord, limits: Partial<Limits> | undefined): ParsedFile {
   if (isEmptyRecord(record)) {
     const [documentCount, skipped, template] = record;
-    return { resources: [], diagnostics: [], documents: [], documentCount, skipped, deferred: [], helm: false, ...(template !== undefined ? { template } : {}) };
+    return { resources: [], diagnostics: [], documents: [], documentCount, skipped, deferred: [], helm: false, nodes: 0, ...(template !== undefined ? { template } : {}) };
   }
   const spans: DocumentSpan[] = record.spans.map(([start, end]) => ({ start, end }));
   const resources = record.resources.map(({ docIndex, items, object }) =>
@@ -66,5 +69,6 @@ export function fromRecord(file: SourceFile, record: ParseRecord, limits: Partia
     deferred: record.deferred.map((d) => ({ kind: d.kind, file, docIndex: d.docIndex, span: spans[d.docIndex] })),
     spans,
     helm: false,
+    nodes: typeof record.nodes === 'number' ? record.nodes : 0,
   };
 }

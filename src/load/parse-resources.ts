@@ -34,6 +34,10 @@ export interface ParsedFile {
   helm: boolean;
   /** The file is a template (Go template or placeholder markers where YAML structure belongs): not parsed, not linted. */
   template?: string;
+  /** Values in the documents parsed, counted while parsing (the run adds them up against `maxTotalNodes`). */
+  nodes: number;
+  /** Parsing stopped at the run's `maxTotalNodes`: not a result of the text alone (never cached). */
+  cut?: boolean;
 }
 
 export function resourceId(kind: string, namespace: string | undefined, name: string): string {
@@ -192,7 +196,7 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   const deferred: DeferredDocument[] = [];
   const helm = hasSourceComments(file.text);
   const template = helm ? undefined : templateMarkers(file.text);
-  if (template !== undefined) return { resources, diagnostics, documents: [], documentCount: 0, skipped: 0, deferred, spans: [], helm, template };
+  if (template !== undefined) return { resources, diagnostics, documents: [], documentCount: 0, skipped: 0, deferred, spans: [], helm, nodes: 0, template };
   // Documents the fast reader could read (src/load/fast-yaml.ts): not given to `yaml`, positions found on demand.
   const fast = new Map<number, Record<string, unknown>>();
   const resolved = plan && !helm && useFastReader ? resolveLimits(limits) : undefined;
@@ -209,9 +213,20 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
         return true;
       }
     : undefined;
+  // Helm streams keep their documents: their locators map them to templates.
+  const lazy = lazyPositions && !helm;
+  // Each document is read into objects as soon as it is parsed; with lazy positions it is let go right after.
+  const consume = (doc: Document.Parsed, docIndex: number, limit: LimitProblem | undefined, stats: DocumentStats, span: DocumentSpan | undefined): boolean => {
+    const first = resources.length;
+    readDocument(file, doc, docIndex, limit, stats, limits, resources, diagnostics);
+    if (!lazy || !span) return true;
+    // Positions are needed for the few objects with a finding: parse the document again then.
+    for (let k = first; k < resources.length; k++) makeNodeLazy(resources[k], file, span, limits);
+    return false;
+  };
   let stream: ParsedStream;
   try {
-    stream = parseStream(file.text, limits, skip);
+    stream = parseStream(file.text, limits, skip, consume);
   } catch (error) {
     // Not expected: parseStream measures documents before composing them. Still, a file never stops the run.
     diagnostics.push({
@@ -219,7 +234,7 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
       message: `cannot parse ${file.path}: ${firstLine(String((error as Error)?.message ?? error))}`,
       location: { file: file.path, region: regionOf(file, 0, 0) },
     });
-    return { resources, diagnostics, documents: [], documentCount: 0, skipped: 0, deferred: [], helm };
+    return { resources, diagnostics, documents: [], documentCount: 0, skipped: 0, deferred: [], helm, nodes: 0 };
   }
   for (const error of stream.streamErrors.slice(0, 1)) {
     const [start, end] = error.pos;
@@ -230,26 +245,22 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
     });
   }
   let skipped = 0;
-  // Helm streams keep their documents: their locators map them to templates.
-  const lazy = lazyPositions && !helm ? stream.spans : undefined;
   stream.documents.forEach((doc, docIndex) => {
-    if (doc === SKIPPED_DOCUMENT) {
-      const value = fast.get(docIndex);
-      if (value === undefined) {
-        skipped++;
-        return;
-      }
+    if (doc === SKIPPED_DOCUMENT && !fast.has(docIndex)) skipped++;
+  });
+  if (fast.size > 0) {
+    // Documents the fast reader read go in their place among those `yaml` parsed (consume read them as they came).
+    for (const [docIndex, value] of fast) {
       const first = resources.length;
       collect(file, docIndex, null as unknown as YamlNode, value, resources);
       for (let k = first; k < resources.length; k++) makeNodeLazy(resources[k], file, stream.spans![docIndex], limits);
-      return;
     }
-    const first = resources.length;
-    readDocument(file, doc, docIndex, stream.limited.get(docIndex), stream.stats[docIndex], limits, resources, diagnostics);
-    // Positions are needed for the few objects with a finding: let the parsed document go, parse it again then.
-    if (lazy) for (let k = first; k < resources.length; k++) makeNodeLazy(resources[k], file, lazy[docIndex], limits);
-  });
-  return { resources, diagnostics, documents: stream.documents, documentCount: stream.documents.length, skipped, deferred, spans: stream.spans, helm };
+    resources.sort((a, b) => a.docIndex - b.docIndex);
+  }
+  return {
+    resources, diagnostics, documents: stream.documents, documentCount: stream.documents.length, skipped, deferred, spans: stream.spans, helm,
+    nodes: resources.length > 0 ? stream.nodes : 0, ...(stream.cut ? { cut: true } : {}),
+  };
 }
 
 /**

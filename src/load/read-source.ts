@@ -155,6 +155,10 @@ export function readManifest(absPath: string, displayPath: string, budget: ReadB
 
 /** Bytes to text: UTF-8 (a BOM is dropped); binary, UTF-16 and malformed UTF-8 are problems. */
 export function decode(absPath: string, displayPath: string, buffer: Buffer): ReadOutcome {
+  // UTF-32 first: its little-endian mark starts with UTF-16's.
+  if ((buffer[0] === 0xff && buffer[1] === 0xfe && buffer[2] === 0 && buffer[3] === 0) || (buffer[0] === 0 && buffer[1] === 0 && buffer[2] === 0xfe && buffer[3] === 0xff)) {
+    return problem('pvlint/read', 'the file is UTF-32 encoded (it starts with a UTF-32 byte-order mark); save it as UTF-8');
+  }
   if ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff)) {
     return problem('pvlint/read', 'the file is UTF-16 encoded (it starts with a UTF-16 byte-order mark); save it as UTF-8');
   }

@@ -7,9 +7,10 @@
 //
 // Merge keys (`<<: *base`) are resolved, as kubectl's YAML reader (YAML 1.1) does. Documents keep their indices,
 // so a document skipped here still counts in `docIndex` (a placeholder without contents takes its place).
-import { Composer, Document, isMap, isPair, isScalar, isSeq, Parser, YAMLParseError, type CST, type Node as YamlNode } from 'yaml';
+import { Composer, Document, isMap, isPair, isScalar, isSeq, Lexer, Parser, YAMLParseError, type CST, type Node as YamlNode } from 'yaml';
 import { splitDocuments, type DocumentSpan } from './document-scan.js';
 import { formatBytes, resolveLimits, type Limits } from './limits.js';
+import { toJsonValue } from './json-value.js';
 
 export interface DocumentStats {
   /** Offset of the document's first character (its `---` when it has one). */
@@ -22,6 +23,8 @@ export interface DocumentStats {
   depth: number;
   anchors: number;
   aliases: number;
+  /** Tags (`!!binary`, `!local`): only a tagged document can hold values JSON has no type for. */
+  tags?: number;
 }
 
 export interface LimitProblem {
@@ -41,6 +44,10 @@ export interface ParsedStream {
   streamErrors: YAMLParseError[];
   /** Each document's place in the text, when the stream was split at `---` lines. */
   spans?: DocumentSpan[];
+  /** Values counted in the documents parsed (what `maxTotalNodes` adds up; skipped documents count nothing). */
+  nodes: number;
+  /** Parsing stopped at `maxTotalNodes`: the result depends on what the run parsed before, not only on the text. */
+  cut?: boolean;
 }
 
 const COMPOSE_OPTIONS = { uniqueKeys: false, merge: true, strict: false, logLevel: 'error', prettyErrors: false } as const;
@@ -56,6 +63,7 @@ function scanDocument(token: CST.Document, limits: Limits): DocumentStats {
     if (!list) return;
     for (const t of list) {
       if (t.type === 'anchor') stats.anchors++;
+      else if (t.type === 'tag') stats.tags = (stats.tags ?? 0) + 1;
       end = Math.max(end, t.offset + t.source.length);
     }
   };
@@ -81,6 +89,7 @@ function scanDocument(token: CST.Document, limits: Limits): DocumentStats {
         end = Math.max(end, t.offset + t.source.length);
         for (const prop of t.props) {
           if (prop.type === 'anchor') stats.anchors++;
+          else if (prop.type === 'tag') stats.tags = (stats.tags ?? 0) + 1;
         }
         break;
       case 'block-map':
@@ -174,6 +183,35 @@ function checkDuplicateKeys(doc: Document.Parsed): void {
 /** The placeholder of a document the caller chose not to parse (`parseStream`'s `skip`): no contents, no errors. */
 export const SKIPPED_DOCUMENT: Document.Parsed = Object.freeze(Object.assign(new Document(null, COMPOSE_OPTIONS), { contents: null })) as unknown as Document.Parsed;
 
+/** The placeholder of a document with no content at all (`---` and comments): no contents, no errors. */
+export const EMPTY_DOCUMENT: Document.Parsed = Object.freeze(Object.assign(new Document(null, COMPOSE_OPTIONS), { contents: null })) as unknown as Document.Parsed;
+
+const HAS_CONTENT = /^[ \t]*[^#\s]/m;
+
+/** An empty document with the range the parser gives one: from the span's start to the end of its last token. */
+function emptyDocumentAt(text: string, span: DocumentSpan): Document.Parsed {
+  let end = span.end;
+  while (end > span.start && /\s/.test(text[end - 1])) end--;
+  // A comment's token takes its line break along.
+  const line = text.slice(text.lastIndexOf('\n', end - 1) + 1, end);
+  if (/(?:^|\s)#/.test(line) && end < span.end) end += text[end] === '\r' && text[end + 1] === '\n' ? 2 : 1;
+  return Object.assign(Object.create(EMPTY_DOCUMENT) as Document.Parsed, { range: [span.start, end, end] });
+}
+
+function isEmptySpan(text: string, span: DocumentSpan): boolean {
+  const start = text.startsWith('---', span.start) ? span.start + 3 : span.start;
+  // A span is short when it is empty; a long one is cheaper to parse than to copy for this test.
+  if (span.end - start > 256) return false;
+  return !HAS_CONTENT.test(text.slice(start, span.end));
+}
+
+/**
+ * What `parseStream` calls with each document as soon as it is parsed (placeholders too, but not skipped or empty
+ * ones). Returning false lets the document go at once: `EMPTY_DOCUMENT` takes its place in `documents`, so a file's
+ * syntax trees are never all held together.
+ */
+export type ConsumeDocument = (doc: Document.Parsed, docIndex: number, limit: LimitProblem | undefined, stats: DocumentStats, span: DocumentSpan | undefined) => boolean;
+
 /**
  * Parses a stream into documents, refusing documents over the limits before they are composed.
  *
@@ -182,32 +220,65 @@ export const SKIPPED_DOCUMENT: Document.Parsed = Object.freeze(Object.assign(new
  * after it, and a document `skip` rejects (the kind pre-scan) is never parsed (`SKIPPED_DOCUMENT` holds its place).
  * A stream whose documents the text does not show (directives, `...` markers) is parsed as one.
  */
-export function parseStream(text: string, given?: Partial<Limits>, skip?: (span: DocumentSpan, docIndex: number) => boolean): ParsedStream {
-  const split = splitDocuments(text);
-  if (!split) return parseSpan(text, given);
-  const result: ParsedStream = { documents: [], limited: new Map(), stats: [], streamErrors: [], spans: split.spans };
+export function parseStream(text: string, given?: Partial<Limits>, skip?: (span: DocumentSpan, docIndex: number) => boolean, consume?: ConsumeDocument): ParsedStream {
+  const limits = resolveLimits(given);
+  const split = splitDocuments(text, limits.maxFileDocuments);
+  if (!split) {
+    const whole = parseSpan(text, given);
+    if (consume) whole.documents.forEach((doc, i) => consume(doc, i, whole.limited.get(i), whole.stats[i], undefined));
+    return whole;
+  }
+  const result: ParsedStream = { documents: [], limited: new Map(), stats: [], streamErrors: [], spans: split.spans, nodes: 0 };
+  const push = (doc: Document.Parsed, stats: DocumentStats, span: DocumentSpan, limit?: LimitProblem) => {
+    const docIndex = result.documents.length;
+    if (limit) result.limited.set(docIndex, { ...limit, docIndex });
+    result.stats.push(stats);
+    result.documents.push(consume && !consume(doc, docIndex, result.limited.get(docIndex), stats, span) ? EMPTY_DOCUMENT : doc);
+  };
+  const refuseRest = (span: DocumentSpan, message: string) => {
+    const s: DocumentStats = { offset: span.start, contentOffset: span.start, bytes: text.length - span.start, depth: 0, anchors: 0, aliases: 0 };
+    push(placeholder(s, message), s, { start: span.start, end: text.length }, { docIndex: result.documents.length, offset: span.start, message });
+  };
+  if (split.overAt !== undefined) {
+    // The documents before the limit are linted; the rest of the file becomes one limit problem.
+    const over: DocumentSpan = { start: split.overAt, end: text.length };
+    split.spans.push(over);
+  }
   for (const span of split.spans) {
     const docIndex = result.documents.length;
+    if (split.overAt !== undefined && span.start === split.overAt && docIndex === limits.maxFileDocuments) {
+      refuseRest(span, `the file holds more than ${limits.maxFileDocuments.toLocaleString('en-US')} YAML documents (maxFileDocuments); this one and the rest of the file are not linted`);
+      break;
+    }
+    if (isEmptySpan(text, span)) {
+      // Nothing but `---`, white space and comments: a light empty document (its range on top of the shared
+      // EMPTY_DOCUMENT), not a parser and a Document each.
+      result.documents.push(emptyDocumentAt(text, span));
+      result.stats.push({ offset: span.start, contentOffset: span.start, bytes: span.end - span.start, depth: 0, anchors: 0, aliases: 0 });
+      continue;
+    }
     if (skip?.(span, docIndex)) {
       result.documents.push(SKIPPED_DOCUMENT);
       result.stats.push({ offset: span.start, contentOffset: span.start, bytes: span.end - span.start, depth: 0, anchors: 0, aliases: 0 });
       continue;
     }
+    if (result.nodes >= limits.maxTotalNodes) {
+      result.cut = true;
+      refuseRest(span, 'the objects parsed in this run already hold as many values as one run may (maxTotalNodes); this document and the rest of the file are not linted');
+      break;
+    }
     const one = parseSpan(text, given, span);
+    result.nodes += one.nodes;
     const doc = one.documents[0];
     if (!doc) {
       // A span with content always makes a document; if the parser disagrees, its error stands in for it.
       const error = one.streamErrors[0] ?? new YAMLParseError([span.start, span.start + 1], 'UNEXPECTED_TOKEN', 'document could not be read');
       const placeholderDoc = placeholder({ offset: span.start, contentOffset: span.start, bytes: span.end - span.start, depth: 0, anchors: 0, aliases: 0 }, error.message);
       placeholderDoc.errors = [error];
-      result.documents.push(placeholderDoc);
-      result.stats.push(one.stats[0] ?? { offset: span.start, contentOffset: span.start, bytes: 0, depth: 0, anchors: 0, aliases: 0 });
+      push(placeholderDoc, one.stats[0] ?? { offset: span.start, contentOffset: span.start, bytes: 0, depth: 0, anchors: 0, aliases: 0 }, span);
       continue;
     }
-    result.documents.push(doc);
-    result.stats.push(one.stats[0]);
-    const limit = one.limited.get(0);
-    if (limit) result.limited.set(docIndex, { ...limit, docIndex });
+    push(doc, one.stats[0], span, one.limited.get(0));
   }
   return result;
 }
@@ -232,7 +303,8 @@ export function parseSpan(text: string, given?: Partial<Limits>, span?: Document
     parser.offset = span.start;
     source = text.slice(span.start, span.end);
   }
-  for (const token of parser.parse(source)) {
+  const counted = countedTokens(parser, source, limits);
+  for (const token of counted.tokens) {
     if (token.type === 'document') {
       const s = scanDocument(token, limits);
       const message = limitMessage(s, limits);
@@ -247,9 +319,75 @@ export function parseSpan(text: string, given?: Partial<Limits>, span?: Document
     }
     for (const doc of composer.next(token)) emit(doc as Document.Parsed);
   }
+  if (counted.overAt !== undefined) {
+    // The parser stopped inside a document: what it built of it is dropped, and the document (with the rest of an
+    // unsplittable stream) becomes one limit problem.
+    const offset = counted.overAt;
+    const end = span ? span.end : text.length;
+    const s: DocumentStats = { offset, contentOffset: offset, bytes: end - offset, depth: 0, anchors: 0, aliases: 0 };
+    const message = counted.tooManyDocuments
+      ? `the stream holds more than ${limits.maxFileDocuments.toLocaleString('en-US')} YAML documents (maxFileDocuments); this one and the rest are not linted`
+      : `document holds more than ${limits.maxDocumentNodes.toLocaleString('en-US')} values (maxDocumentNodes); it is not linted`;
+    pending.length = 0;
+    limited.set(documents.length, { docIndex: documents.length, offset, message });
+    documents.push(placeholder(s, message));
+    stats.push(s);
+    return { documents, limited, stats, streamErrors: [], nodes: counted.nodes };
+  }
   for (const doc of composer.end(false)) emit(doc as Document.Parsed);
   const streamErrors = documents.length === 0 ? [...composer.streamInfo().errors] : [];
-  return { documents, limited, stats, streamErrors };
+  return { documents, limited, stats, streamErrors, nodes: counted.nodes };
+}
+
+/** Lexemes that start a value or an entry: a plain scalar (its marker), a quoted or block scalar, a collection, an alias, `,`, `-`, `?`, `:`. */
+const VALUE_LEXEMES = new Set(['\x1f', '[', '{', ',', '-', '?', ':']);
+const VALUE_FIRST_CHARS = new Set(['"', "'", '|', '>', '*']);
+
+/**
+ * The parser's tokens, driven lexeme by lexeme so the values of each document are counted while it is read: once a
+ * document passes `maxNodes`, parsing stops before its syntax tree grows any further (a flow list of millions of
+ * one-character items is refused after reading `maxNodes` of them, never held whole). `overAt` is then the offset
+ * of that document's start. Counting is an upper bound on the nodes the document would make.
+ */
+interface CountedTokens {
+  tokens: Iterable<CST.Token>;
+  /** Values counted in the whole source, once `tokens` has been read to its end. */
+  nodes: number;
+  overAt?: number;
+  tooManyDocuments?: boolean;
+}
+
+function countedTokens(parser: Parser, source: string, limits: Limits): CountedTokens {
+  const result: CountedTokens = { tokens: [], nodes: 0 };
+  result.tokens = (function* () {
+    let nodes = 0;
+    let documents = 0;
+    let documentStart = parser.offset;
+    let afterScalarMarker = false;
+    for (const lexeme of new Lexer().lex(source)) {
+      if (lexeme === '---') {
+        nodes = 0;
+        documentStart = parser.offset;
+        if (++documents > limits.maxFileDocuments) {
+          result.overAt = documentStart;
+          result.tooManyDocuments = true;
+          return;
+        }
+      } else if (lexeme === '...') {
+        nodes = 0;
+      } else if (VALUE_LEXEMES.has(lexeme) || (!afterScalarMarker && VALUE_FIRST_CHARS.has(lexeme[0]))) {
+        result.nodes++;
+        if (++nodes > limits.maxDocumentNodes) {
+          result.overAt = documentStart;
+          return;
+        }
+      }
+      afterScalarMarker = lexeme === '\x1f';
+      yield* parser.next(lexeme);
+    }
+    yield* parser.end();
+  })();
+  return result;
 }
 
 export type ToJSResult = { value: unknown } | { limit: string } | { error: string };
@@ -286,6 +424,8 @@ export function documentToJS(doc: Document.Parsed, stats: DocumentStats | undefi
     if (error instanceof RangeError) return { limit: `document is too deeply nested to read (${message}); it is not linted` };
     return { error: message.split('\n')[0] };
   }
+  // A tag can make a value JSON has no type for (Uint8Array, Date, Set, Map); make it what the API server sees.
+  if (!stats || stats.tags) value = toJsonValue(value);
   if (stats && stats.aliases > 0 && exceedsSize(value, 10 * stats.bytes + 10_000)) {
     return { limit: `aliases in this document expand it to more than ten values per character of source (maxAliasCount); it is not linted` };
   }

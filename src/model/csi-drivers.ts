@@ -5,6 +5,7 @@ import type { Resource, RuleReference } from '../types.js';
 import type { ClaimStorage } from './claims.js';
 import { normaliseProvisioner } from './provisioners.js';
 import type { StorageModel } from './storage-model.js';
+import { ownEntry } from '../engine/own-entry.js';
 
 export type FsGroupPolicy = 'File' | 'None' | 'ReadWriteOnceWithFSType';
 export type LifecycleMode = 'Persistent' | 'Ephemeral';
@@ -131,7 +132,7 @@ function mountOptionsOf(resource: Resource | undefined): { owner: Resource; opti
 /** The network file system a driver / provisioner name stands for (§1.4 normalised); Longhorn and Portworx need more. */
 function networkFsOfDriver(name: string, accessModes: readonly string[], storageClass: Resource | undefined): string | undefined {
   const driver = normaliseProvisioner(name);
-  const known = NETWORK_FS[driver];
+  const known = ownEntry(NETWORK_FS, driver);
   if (known) return known;
   if (driver === 'driver.longhorn.io' && accessModes.includes('ReadWriteMany')) return 'Longhorn ReadWriteMany share (NFS)';
   if (driver === 'pxd.portworx.com' && String(storageClass?.object?.parameters?.sharedv4 ?? '') === 'true') return 'Portworx sharedv4 volume (NFS)';

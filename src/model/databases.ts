@@ -4,6 +4,7 @@
 // Read by R25–R28, R30–R32.
 import type { RuleReference } from '../types.js';
 import { envOf, hasEnvFrom, type PodContainer } from './mounts.js';
+import { ownEntry } from '../engine/own-entry.js';
 
 /**
  * `datastore`: losing the data directory loses the database; `cache`: an in-memory store whose files are optional
@@ -75,7 +76,7 @@ const SOURCES: Record<string, RuleReference> = {
 
 function sources(...keys: string[]): RuleReference[] {
   return keys.map((key) => {
-    const source = SOURCES[key];
+    const source = ownEntry(SOURCES, key);
     if (!source) throw new Error(`databases.ts: unknown source ${key}`);
     return source;
   });

@@ -149,7 +149,7 @@ export function isArgoHook(metadata: unknown): boolean {
   const annotations = annotationsOf(metadata);
   const argoHooks = csv(annotations[ARGO_HOOK]);
   if (argoHooks.length > 0) return !(argoHooks.length === 1 && argoHooks[0] === 'Skip');
-  return csv(annotations[HELM_HOOK]).some((h) => h in HELM_HOOKS_ARGO_RUNS);
+  return csv(annotations[HELM_HOOK]).some((h) => Object.hasOwn(HELM_HOOKS_ARGO_RUNS, h));
 }
 
 /** Whether Helm treats the object as a hook (not part of the release). */

@@ -2,6 +2,7 @@
 // CSI migration, with the CSI driver installed) and which were removed without migration (catalogue §4 R12, §1.4;
 // Kubernetes docs "Types of Persistent Volumes").
 import { IN_TREE_TO_CSI } from './provisioners.js';
+import { ownEntry } from '../engine/own-entry.js';
 
 export interface LegacyPlugin {
   /** The in-tree plugin, as the docs name it (`awsElasticBlockStore`, `glusterfs`, …). */
@@ -47,9 +48,9 @@ const REMOVED_PROVISIONERS: Readonly<Record<string, LegacyPlugin>> = {
 /** What a StorageClass `provisioner` that names an in-tree plugin has become; undefined for any other name. */
 export function legacyProvisioner(name: string): LegacyPlugin | undefined {
   const trimmed = name.trim();
-  const csiDriver = IN_TREE_TO_CSI[trimmed];
+  const csiDriver = ownEntry(IN_TREE_TO_CSI, trimmed);
   if (csiDriver) return { plugin: trimmed, status: 'migrated', csiDriver };
-  return REMOVED_PROVISIONERS[trimmed];
+  return ownEntry(REMOVED_PROVISIONERS, trimmed);
 }
 
 /** The in-tree source a PersistentVolume spec is written with, when it is a legacy one. */

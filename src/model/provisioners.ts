@@ -4,6 +4,7 @@
 // the configuration's driver overrides (`cluster.drivers`) while rules run (see withDriverOverrides).
 import type { RuleReference } from '../types.js';
 import type { DriverOverride } from './cluster-facts.js';
+import { ownEntry } from '../engine/own-entry.js';
 
 /**
  * Whether a driver supports an access mode or volume mode, as §7 states it:
@@ -146,7 +147,7 @@ const SOURCES: Record<string, RuleReference> = {
 
 function sources(...keys: string[]): RuleReference[] {
   return keys.map((key) => {
-    const source = SOURCES[key];
+    const source = ownEntry(SOURCES, key);
     if (!source) throw new Error(`provisioners.ts: unknown source ${key}`);
     return source;
   });
@@ -439,7 +440,7 @@ export const IN_TREE_TO_CSI: Readonly<Record<string, string>> = {
 /** The provisioner name §7 is looked up by: in-tree names that CSI migration redirects become the CSI driver name. */
 export function normaliseProvisioner(name: string): string {
   const trimmed = name.trim();
-  return IN_TREE_TO_CSI[trimmed] ?? trimmed;
+  return ownEntry(IN_TREE_TO_CSI, trimmed) ?? trimmed;
 }
 
 /**

@@ -10,6 +10,7 @@ import { runCommand } from './process.js';
 import { cleanRendererMessage, type RenderedScope } from './rendered-scope.js';
 import type { SourceCache } from './source-cache.js';
 import type { SourceLocation } from '../types.js';
+import { appendAll } from '../engine/append.js';
 
 export interface HelmRenderOptions {
   /** `['helm']`; `template <release> <chart> ...` is appended. */
@@ -62,6 +63,6 @@ export async function renderChart(dir: string, options: HelmRenderOptions): Prom
   for (const d of parsed.diagnostics) scope.diagnostics.push(diagnostic('pvlint/render', `${name}: helm output does not parse: ${d.message}`, chartLocation(cache, dir), 'error', [name]));
   // Every `# Source:` of this stream names this chart (or its subcharts under charts/).
   attachHelmLocators(cache, output, parsed.documents, parsed.resources, () => dir);
-  scope.resources.push(...parsed.resources);
+  appendAll(scope.resources, parsed.resources);
   return scope;
 }

@@ -19,6 +19,7 @@ import { runCommand } from './process.js';
 import { cleanRendererMessage, type RenderedScope } from './rendered-scope.js';
 import type { SourceCache } from './source-cache.js';
 import type { SourceLocation } from '../types.js';
+import { trackTemporaryDirectory } from './interrupt.js';
 
 export interface KustomizeRenderOptions {
   /** `['kustomize', 'build']` or `['kubectl', 'kustomize']`; the directory is appended. */
@@ -64,6 +65,7 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
   // Real paths on both sides: kustomize resolves symlinks, so origin paths are relative between real paths.
   const realDir = await realpath(dir);
   const wrapper = await mkdtemp(path.join(await realpath(os.tmpdir()), 'pvlint-'));
+  const untrack = trackTemporaryDirectory(wrapper);
   try {
     const relative = path.relative(wrapper, realDir).split(path.sep).join('/');
     const wrapped = !path.isAbsolute(relative);
@@ -131,5 +133,6 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
     return scope;
   } finally {
     await rm(wrapper, { recursive: true, force: true });
+    untrack();
   }
 }

@@ -2,6 +2,7 @@
 // List indices differ between them (patches merge list items by key and may add items), so list items
 // are matched by their strategic-merge key, the way kustomize merged them, not by position.
 import type { JsonPath } from '../types.js';
+import { ownEntry } from '../engine/own-entry.js';
 
 /** patchMergeKey of the Kubernetes lists pvlint's rules point into. */
 const MERGE_KEYS: Record<string, string> = {
@@ -20,7 +21,7 @@ const MERGE_KEYS: Record<string, string> = {
 
 function identity(listKey: string | undefined, item: any): ((candidate: any) => boolean) | undefined {
   if (item === null || typeof item !== 'object') return (candidate) => candidate === item;
-  let key = listKey ? MERGE_KEYS[listKey] : undefined;
+  let key = listKey ? ownEntry(MERGE_KEYS, listKey) : undefined;
   if (!key && listKey === 'ports') key = 'containerPort' in item ? 'containerPort' : 'port';
   if (!key && 'name' in item) key = 'name';
   if (key && item[key] !== undefined) return (candidate) => candidate?.[key] === item[key];

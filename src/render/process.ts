@@ -2,6 +2,10 @@
 // timeout can stop the tool and anything it started (kustomize may run helm, helm may run plugins).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { trackProcessGroup } from './interrupt.js';
+
+/** The longest delay setTimeout honours. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export type RunStatus = 'ok' | 'failed' | 'timeout' | 'missing' | 'too-large';
 
@@ -45,9 +49,11 @@ export function runCommand(argv: readonly string[], options: RunOptions): Promis
     let outBytes = 0;
     let errBytes = 0;
     let settled = false;
+    const untrack = trackProcessGroup(process.platform === 'win32' ? undefined : child.pid);
     const finish = (result: RunResult) => {
       if (settled) return;
       settled = true;
+      untrack();
       clearTimeout(timer);
       resolve(result);
     };
@@ -59,10 +65,12 @@ export function runCommand(argv: readonly string[], options: RunOptions): Promis
         child.kill('SIGKILL');
       }
     };
+    // setTimeout takes at most 2^31-1 ms (24.8 days); past that Node fires it at once, so `--render-timeout 1e10`
+    // would stop every render immediately. Longer than that is "no deadline" in practice.
     const timer = setTimeout(() => {
       timedOut = true;
       stop();
-    }, options.timeoutMs);
+    }, Math.min(options.timeoutMs, MAX_TIMER_MS));
     const maxOut = options.maxOutputBytes ?? Number.POSITIVE_INFINITY;
     child.stdout.on('data', (chunk: Buffer) => {
       if (tooLarge) return;

@@ -48,7 +48,10 @@ export interface RenderOutcome {
 }
 
 export const DEFAULT_RENDER_TIMEOUT_MS = 60_000;
-const PLUGIN_FLAGS = /^--(?:enable-alpha-plugins|enable-exec|enable-star|enable_alpha_plugins)(?:=|$)/;
+/** Plugin flags anywhere in an argument: `sh -c 'kustomize build --enable-exec'` hides one inside a string. */
+const PLUGIN_FLAGS = /--enable[-_](?:alpha[-_]plugins|exec|star)(?:=|\b|$)/;
+/** Programs that run a command given as text (or another program): pvlint cannot see what that command does. */
+const COMMAND_RUNNERS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox', 'env', 'xargs', 'eval', 'exec', 'nohup', 'sudo', 'doas']);
 
 /** `kustomize build` when kustomize is installed, else kubectl's built-in kustomize. */
 export function kustomizeCommand(setting: string | undefined): string[] | undefined {
@@ -58,6 +61,10 @@ export function kustomizeCommand(setting: string | undefined): string[] | undefi
     // Plugins run arbitrary programs named by the repo being linted; a linter must never do that.
     const plugin = argv.find((arg) => PLUGIN_FLAGS.test(arg));
     if (plugin) throw new UsageError(`--kustomize-command must not enable plugins (${plugin}): pvlint never runs kustomize exec or alpha plugins`);
+    const program = path.basename(argv[0]);
+    if (COMMAND_RUNNERS.has(program)) {
+      throw new UsageError(`--kustomize-command must name kustomize (or a script you trust), not ${program}: pvlint cannot check what ${program} runs for plugin flags`);
+    }
     return argv;
   }
   if (findOnPath('kustomize')) return ['kustomize', 'build'];

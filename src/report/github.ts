@@ -8,6 +8,7 @@ import type { LintResult } from '../lint.js';
 import type { Finding, Severity } from '../types.js';
 import { ANNOTATIONS_PER_KIND, planAnnotations } from './github-limits.js';
 import { countSeverities } from './order.js';
+import { terminalText } from './escape.js';
 
 const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = {
   error: 'error',
@@ -15,9 +16,12 @@ const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = {
   note: 'notice',
 };
 
-/** Escapes a command's data (the message after `::`). */
+/**
+ * Escapes a command's data (the message after `::`). Other control characters are shown as escapes first
+ * (`terminalText`): the log viewer renders ANSI sequences.
+ */
 export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return terminalText(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 /** Escapes a property value (`key=value` before `::`). */

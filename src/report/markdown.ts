@@ -5,6 +5,7 @@ import { toMermaid, tooLargeForGithub } from '../graph/mermaid.js';
 import type { LintResult } from '../lint.js';
 import type { Finding, Severity } from '../types.js';
 import { countSeverities, sortFindings } from './order.js';
+import { appendAll } from '../engine/append.js';
 
 export interface MarkdownOptions {
   /** Each environment's picture (the CLI collects them while linting); without them the report has no pictures. */
@@ -91,7 +92,7 @@ export function formatMarkdown(result: LintResult, options: MarkdownOptions = {}
   if (graphs.length > 0) {
     out.push('### Storage by environment', '');
     out.push('Workloads → volumes → claims → PersistentVolumes → StorageClasses; dashed: not in the repo; thick edges: what a finding is about, labelled with its rule.', '');
-    for (const graph of graphs) out.push(...graphSection(graph));
+    for (const graph of graphs) appendAll(out, graphSection(graph));
   }
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -3,6 +3,7 @@
 import { DIAGNOSTIC_FIXES } from '../engine/diagnostic.js';
 import type { RuleDescription } from '../review/change-rule.js';
 import type { RuleReference, Severity } from '../types.js';
+import { ownEntry } from '../engine/own-entry.js';
 
 export interface RuleDoc {
   id: string;
@@ -36,7 +37,7 @@ export function ruleDoc(rule: RuleDescription): RuleDoc {
 }
 
 function diagnosticDoc(id: string, summary: string, why: string, fix?: string): RuleDoc {
-  return { id, kind: 'diagnostic', severity: 'error', summary, why, fix: fix ?? DIAGNOSTIC_FIXES[id] ?? '', references: [] };
+  return { id, kind: 'diagnostic', severity: 'error', summary, why, fix: fix ?? ownEntry(DIAGNOSTIC_FIXES, id) ?? '', references: [] };
 }
 
 /**

@@ -5,6 +5,8 @@ import kleur from 'kleur';
 import type { LintResult } from '../lint.js';
 import type { Finding, Severity } from '../types.js';
 import { countSeverities, sortFindings } from './order.js';
+import { appendAll, maxOf } from '../engine/append.js';
+import { notACommand, terminalText } from './escape.js';
 
 export interface TextOptions {
   color: boolean;
@@ -62,23 +64,23 @@ function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
 
 function formatGroup(file: string, findings: readonly Finding[], manifestScopes: ReadonlySet<string>): string[] {
   // Columns are measured on the plain text, then coloured, so escapes never break the alignment.
-  const lineWidth = Math.max(...findings.map((f) => String(f.location.region.startLine).length));
-  const columnWidth = Math.max(...findings.map((f) => String(f.location.region.startColumn).length));
-  const severityWidth = Math.max(...findings.map((f) => f.severity.length));
+  const lineWidth = maxOf(findings.map((f) => String(f.location.region.startLine).length));
+  const columnWidth = maxOf(findings.map((f) => String(f.location.region.startColumn).length));
+  const severityWidth = maxOf(findings.map((f) => f.severity.length));
   const indent = ' '.repeat(2 + lineWidth + 1 + columnWidth + 2);
 
-  const out = [kleur.underline(file)];
+  const out = [kleur.underline(terminalText(file, true))];
   for (const finding of findings) {
     const { startLine, startColumn } = finding.location.region;
     const position = `${String(startLine).padStart(lineWidth)}:${String(startColumn).padEnd(columnWidth)}`;
-    out.push(`  ${kleur.dim(position)}  ${SEVERITY_COLOR[finding.severity](finding.severity.padEnd(severityWidth))}  ${kleur.bold(finding.ruleId)}`);
-    for (const line of wrap(finding.message, WRAP_WIDTH)) out.push(`${indent}${line}`);
-    if (finding.fix) out.push(`${indent}${kleur.dim('fix:')} ${finding.fix}`);
+    out.push(`  ${kleur.dim(position)}  ${SEVERITY_COLOR[finding.severity](finding.severity.padEnd(severityWidth))}  ${kleur.bold(terminalText(finding.ruleId, true))}`);
+    for (const line of wrap(terminalText(finding.message), WRAP_WIDTH)) out.push(`${indent}${line}`);
+    if (finding.fix) out.push(`${indent}${kleur.dim('fix:')} ${terminalText(finding.fix, true)}`);
     for (const related of finding.related) {
-      out.push(`${indent}${kleur.dim('related:')} ${related.location.file}:${related.location.region.startLine}  ${related.message}`);
+      out.push(`${indent}${kleur.dim('related:')} ${terminalText(related.location.file, true)}:${related.location.region.startLine}  ${terminalText(related.message, true)}`);
     }
-    if (finding.note) out.push(`${indent}${kleur.dim('note:')} ${finding.note}`);
-    if (showsEnvironments(finding, manifestScopes)) out.push(`${indent}${kleur.dim('environments:')} ${finding.environments.join(', ')}`);
+    if (finding.note) out.push(`${indent}${kleur.dim('note:')} ${terminalText(finding.note, true)}`);
+    if (showsEnvironments(finding, manifestScopes)) out.push(`${indent}${kleur.dim('environments:')} ${terminalText(finding.environments.join(', '), true)}`);
   }
   return out;
 }
@@ -113,8 +115,8 @@ function suppressedSection(result: LintResult): string[] {
     const s = finding.suppression;
     const by = s?.kind === 'annotation' ? 'pvlint.dev/ignore' : 'suppress entry';
     const where = s?.location ? ` at ${s.location.file}:${s.location.region.startLine}` : '';
-    out.push(`  ${kleur.dim(`${finding.location.file}:${startLine}:${startColumn}`)}  ${finding.severity}  ${kleur.bold(finding.ruleId)}  ${finding.message.split('\n')[0]}`);
-    out.push(`    ${kleur.dim('suppressed by')} ${by}${where}: ${s?.reason ? s.reason : '(no reason given)'}`);
+    out.push(`  ${kleur.dim(`${terminalText(finding.location.file, true)}:${startLine}:${startColumn}`)}  ${finding.severity}  ${kleur.bold(terminalText(finding.ruleId, true))}  ${terminalText(finding.message.split('\n')[0], true)}`);
+    out.push(`    ${kleur.dim('suppressed by')} ${by}${terminalText(where, true)}: ${s?.reason ? terminalText(s.reason, true) : '(no reason given)'}`);
   }
   return out;
 }
@@ -146,15 +148,15 @@ function render(result: LintResult, quiet: boolean, showSuppressed: boolean): st
   const hidden = quiet ? all.filter((f) => f.severity !== 'error') : [];
   const lines: string[] = [];
   const manifestScopes = new Set(result.scopes.filter((scope) => scope.kind === 'manifests').map((scope) => scope.name));
-  for (const [file, findings] of groupByFile(shown)) lines.push(...formatGroup(file, findings, manifestScopes), '');
+  for (const [file, findings] of groupByFile(shown)) appendAll(lines, formatGroup(file, findings, manifestScopes)).push('');
   const listed = showSuppressed && (result.suppressed?.length ?? 0) > 0;
-  if (listed) lines.push(...suppressedSection(result), '');
+  if (listed) appendAll(lines, suppressedSection(result)).push('');
   const skipped = notInterpretedSection(result.notInterpreted ?? []);
-  if (skipped.length > 0) lines.push(...skipped, '');
+  if (skipped.length > 0) appendAll(lines, skipped).push('');
   lines.push(summaryLine(result, shown, hidden, quiet, listed));
   // `pvlint explain` documents rule modules and pvlint's own diagnostics alike.
   if (shown.length > 0) lines.push(kleur.dim("Run 'pvlint explain <rule-id>' for a rule's full page."));
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(notACommand).join('\n')}\n`;
 }
 
 export function formatText(result: LintResult, options: TextOptions): string {

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { trackTemporaryDirectory, untrackTemporaryDirectory } from '../render/interrupt.js';
 
 /** An error that ends the run with exit code 2 and a message saying what to do. */
 export class ReviewError extends Error {}
@@ -64,6 +65,7 @@ export async function resolveBase(ref: string, cwd: string): Promise<BaseCommit>
 /** Writes the commit's files into a new temporary directory and returns it (real path); remove it with removeTree(). */
 export async function extractTree(base: BaseCommit): Promise<string> {
   const scratch = await realpath(await mkdtemp(path.join(os.tmpdir(), 'pvlint-base-')));
+  trackTemporaryDirectory(scratch);
   const tree = path.join(scratch, 'tree');
   // A private index file: the repository's own index is neither read nor written.
   const env = { GIT_INDEX_FILE: path.join(scratch, 'index') };
@@ -84,4 +86,5 @@ export async function extractTree(base: BaseCommit): Promise<string> {
 export async function removeTree(tree: string): Promise<void> {
   const scratch = path.basename(tree) === 'tree' ? path.dirname(tree) : tree;
   await rm(scratch, { recursive: true, force: true });
+  untrackTemporaryDirectory(scratch);
 }
