@@ -8,6 +8,7 @@
 // `yaml`'s `toJS()` gives: scalars are resolved by the same `yaml` schema tags (YAML 1.2 core), which
 // test/load/fast-yaml.test.ts checks against `yaml` on generated, mutated and real manifests. Positions are not
 // kept: a finding's position comes from parsing its document with `yaml` again (as for positions on demand).
+import { toJsonValue } from './json-value.js';
 import { Document, isScalar, type ScalarTag } from 'yaml';
 import type { DocumentSpan } from './document-scan.js';
 import type { Limits } from './limits.js';
@@ -514,7 +515,9 @@ export function fastParseDocument(text: string, span: DocumentSpan, limits: Limi
   // Tabs, carriage returns, anchors and aliases, tags and directives anywhere: `yaml` reads those documents.
   if (/[\t\r]|(?:^|[\s\[{,])[&*!]|^%/m.test(source)) return undefined;
   try {
-    return new Reader(text, span.start, span.end, limits.maxDepth).read();
+    const value = new Reader(text, span.start, span.end, limits.maxDepth).read();
+    // As `yaml`'s values are after parsing: what JSON cannot hold (.inf, .nan) becomes what the API server sees.
+    return value === undefined ? undefined : (toJsonValue(value) as Record<string, unknown>);
   } catch (error) {
     if (error === UNSURE) return undefined;
     // A bug in this reader must not cost the document: `yaml` reads it.

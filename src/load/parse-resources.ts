@@ -199,6 +199,7 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   if (template !== undefined) return { resources, diagnostics, documents: [], documentCount: 0, skipped: 0, deferred, spans: [], helm, nodes: 0, template };
   // Documents the fast reader could read (src/load/fast-yaml.ts): not given to `yaml`, positions found on demand.
   const fast = new Map<number, Record<string, unknown>>();
+  let fastNodes = 0;
   const resolved = plan && !helm && useFastReader ? resolveLimits(limits) : undefined;
   const skip = plan && !helm
     ? (span: DocumentSpan, docIndex: number) => {
@@ -206,6 +207,12 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
         if (kind === undefined) {
           const value = resolved && fastParseDocument(file.text, span, resolved);
           if (value === undefined) return false;
+          // The node budgets hold for documents the fast reader reads too: past them, `yaml` reads and refuses them.
+          // Near the run's budget `yaml` reads everything, so the cut falls where it falls with every document parsed
+          // (the fast count is of values, `yaml`'s of tokens).
+          const nodes = countValues(value);
+          if (nodes > resolved!.maxDocumentNodes || resolved!.maxTotalNodes - fastNodes - nodes < 2 * resolved!.maxDocumentNodes) return false;
+          fastNodes += nodes;
           fast.set(docIndex, value);
           return true;
         }
@@ -259,7 +266,7 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   }
   return {
     resources, diagnostics, documents: stream.documents, documentCount: stream.documents.length, skipped, deferred, spans: stream.spans, helm,
-    nodes: resources.length > 0 ? stream.nodes : 0, ...(stream.cut ? { cut: true } : {}),
+    nodes: resources.length > 0 ? stream.nodes + fastNodes : 0, ...(stream.cut ? { cut: true } : {}),
   };
 }
 
@@ -321,4 +328,17 @@ function readDocument(
 
 function firstLine(message: string): string {
   return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** Values in a plain JSON value (maps, lists and scalars each count one), without recursion. */
+function countValues(root: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    count++;
+    if (Array.isArray(value)) for (const item of value) pending.push(item);
+    else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) pending.push(item);
+  }
+  return count;
 }

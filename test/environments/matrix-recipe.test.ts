@@ -18,7 +18,7 @@ import { BIN, PROJECT_ROOT } from '../helpers/paths.js';
 const recipe = suite('GitHub Actions matrix recipe');
 
 const MARKER = '<!-- pvlint-matrix-recipe';
-const NPX = /npx --yes pvlint@\S+/g;
+const NPX = /npx --no pvlint/g;
 
 interface Workflow {
   jobs: Record<string, { steps: { id?: string; run?: string }[]; strategy?: { matrix?: Record<string, unknown> } }>;

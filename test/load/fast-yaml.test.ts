@@ -163,7 +163,7 @@ fast('the cases the two readers could disagree on are left to yaml or read the s
   const cases: [string, unknown][] = [
     ['a: yes\nb: on\nc: y\nd: NO\n', { a: 'yes', b: 'on', c: 'y', d: 'NO' }],
     ['a: true\nb: False\nc: ~\nd:\ne: null\n', { a: true, b: false, c: null, d: null, e: null }],
-    ['a: 0o17\nb: 0x1F\nc: 007\nd: -0\ne: 1.50\nf: .inf\ng: -.Inf\nh: .NaN\ni: 1e3\n', { a: 15, b: 31, c: 7, d: -0, e: 1.5, f: Infinity, g: -Infinity, h: NaN, i: 1000 }],
+    ['a: 0o17\nb: 0x1F\nc: 007\nd: -0\ne: 1.50\nf: .inf\ng: -.Inf\nh: .NaN\ni: 1e3\n', { a: 15, b: 31, c: 7, d: -0, e: 1.5, f: 'Infinity', g: '-Infinity', h: 'NaN', i: 1000 }],
     ['a: |\n  x\n\n  y\n\n\nb: >-\n  p\n  q\n\n  r\n', { a: 'x\n\ny\n', b: 'p q\nr' }],
     ['a: |+\n  x\n\nb: 1\n', { a: 'x\n\n', b: 1 }],
     ['a:\n- 1\n- k: v\n  j: [x, "y", {z: 1}]\nb: {}\n', { a: [1, { k: 'v', j: ['x', 'y', { z: 1 }] }], b: {} }],
