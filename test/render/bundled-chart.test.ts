@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { lint, type LintOptions } from '../../src/lint.js';
 import { defaultRuleSettings } from '../../src/registry.js';
-import { bundledChartFor, holdsTemplateExpression } from '../../src/render/helm-release/bundled-chart.js';
+import { adaptAppTemplateValues, bundledChartFor, holdsTemplateExpression } from '../../src/render/helm-release/bundled-chart.js';
 import { ociChart, repositoryChart } from '../../src/render/helm-release/chart-reference.js';
 import { REAL_HELM, skipWithoutHelm } from '../helpers/real-helm.js';
 import { runPvlint } from '../helpers/spawn.js';
@@ -54,6 +54,17 @@ test('holdsTemplateExpression finds a {{ }} anywhere in an object', () => {
   assert.not.ok(holdsTemplateExpression({ spec: { volumes: [{ persistentVolumeClaim: { claimName: 'jellyfin' } }], replicas: 2, note: '{ not a template }' } }));
 });
 
+test('adaptAppTemplateValues evaluates only release expressions in existingClaim, only for app-template 5 and later', () => {
+  const values = { persistence: { config: { existingClaim: '{{ .Release.Name }}' }, cache: { existingClaim: '{{ .Release.Name }}-{{ .Release.Namespace }}' }, other: { existingClaim: '{{ .Values.x }}-{{ .Release.Name }}' } } };
+  const leaves = [{ path: ['persistence', 'config', 'existingClaim'], value: '{{ .Release.Name }}', locate: () => { throw new Error('not located here'); } }];
+  const adapted = adaptAppTemplateValues(values, leaves, '5.1.0', { name: 'atuin', namespace: 'default' });
+  assert.equal(adapted.values.persistence, { config: { existingClaim: 'atuin' }, cache: { existingClaim: 'atuin-default' }, other: { existingClaim: '{{ .Values.x }}-{{ .Release.Name }}' } });
+  assert.equal(adapted.leaves.map((l) => l.value), ['atuin']);
+  assert.is(values.persistence.config.existingClaim, '{{ .Release.Name }}', 'the merged values are not changed');
+  assert.is(adaptAppTemplateValues(values, leaves, '4.2.0', { name: 'atuin', namespace: 'default' }).values, values);
+  assert.is(adaptAppTemplateValues(values, leaves, undefined, { name: 'atuin', namespace: 'default' }).values, values);
+});
+
 test('offline, an app-template release renders with the bundled chart: its findings at the values, one note saying so', async () => {
   if (skipWithoutHelm('bundled app-template test')) return;
   const dir = repoAsking('5.1.0');
@@ -90,23 +101,33 @@ test('a failed pull falls back to the bundled chart as well', async () => {
   assert.match(bundled[0].message, /rendered with pvlint's bundled app-template 4\.1\.1; the release asks for 4\.1\.1 too$/);
 });
 
-test('objects still holding a template expression the requested version would evaluate are left out, with a note', async () => {
+test('for a 5.x release, existingClaim "{{ .Release.Name }}" is evaluated as app-template 5 does; other expressions leave their objects out', async () => {
   if (skipWithoutHelm('bundled app-template template expressions')) return;
   const dir = repoAsking('5.1.0');
   const release = path.join(dir, 'apps', 'media', 'helmrelease.yaml');
-  // app-template 5 runs existingClaim through tpl; 4.1.1 would mount a claim literally named "{{ .Release.Name }}".
-  writeFileSync(release, readFileSync(release, 'utf8').replace('existingClaim: jellyfin-medai', 'existingClaim: "{{ .Release.Name }}-media"'));
+  const original = readFileSync(release, 'utf8');
+  // app-template 5 runs existingClaim through tpl; 4.1.1 would mount a claim literally named "{{ .Release.Name }}-config".
+  writeFileSync(release, original.replace('existingClaim: jellyfin-config', 'existingClaim: "{{ .Release.Name }}-config"'));
+  const evaluated = await run(dir);
+  // The claim resolved to the repository's jellyfin-config: replicas: 2 on it is found, at its values line.
+  assert.equal(places(evaluated.findings, 'rwo-claim-multi-node'), ['apps/media/helmrelease.yaml:14 error']);
+  assert.equal(places(evaluated.findings, 'pod-missing-pvc'), ['apps/media/helmrelease.yaml:26 note'], 'only the jellyfin-medai typo');
+  assert.equal(releaseNotes(evaluated.findings).filter((f) => f.messageId === 'bundled-untemplated'), []);
+
+  // An expression pvlint does not evaluate: the Deployment is left out, never linted with a literal {{ }} claim.
+  writeFileSync(release, original.replace('existingClaim: jellyfin-medai', 'existingClaim: "{{ .Values.mediaClaim }}"'));
   const result = await run(dir);
   assert.not.ok(result.findings.some((f) => /\{\{/.test(f.message) && f.ruleId !== 'pvlint/helm-release'), 'no finding about an untemplated name');
   assert.equal(places(result.findings, 'rwo-claim-multi-node'), [], 'the jellyfin Deployment is not linted');
   assert.equal(places(result.findings, 'database-ephemeral-data'), ['apps/media/helmrelease.yaml:51 error'], 'the other release still is');
   const left = releaseNotes(result.findings).filter((f) => f.messageId === 'bundled-untemplated');
   assert.equal(left.map((f) => f.message), ["HelmRelease media/jellyfin: Deployment jellyfin still holds template expressions that the requested chart version evaluates but pvlint's bundled app-template 4.1.1 does not, so it is not linted"]);
-  // Asking for 4.1.1 itself, the render is exact: the literal name is what the cluster gets.
+
+  // Asking for 4.1.1 itself, the render is exact: the literal name is what the cluster gets, and it is linted.
   const exact = repoAsking('4.1.1');
-  writeFileSync(path.join(exact, 'apps', 'media', 'helmrelease.yaml'), readFileSync(release, 'utf8'));
+  writeFileSync(path.join(exact, 'apps', 'media', 'helmrelease.yaml'), original.replace('existingClaim: jellyfin-config', 'existingClaim: "{{ .Release.Name }}-config"'));
   const exactResult = await run(exact);
-  assert.equal(places(exactResult.findings, 'rwo-claim-multi-node'), ['apps/media/helmrelease.yaml:14 error']);
+  assert.equal(places(exactResult.findings, 'pod-missing-pvc'), ['apps/media/helmrelease.yaml:22 note', 'apps/media/helmrelease.yaml:26 note']);
   assert.equal(releaseNotes(exactResult.findings).filter((f) => f.messageId === 'bundled-untemplated'), []);
 });
 

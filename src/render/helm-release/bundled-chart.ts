@@ -4,6 +4,7 @@
 // goes unlinted offline. Whoever renders with a bundled chart says so (see expand.ts): never silently.
 import { fileURLToPath } from 'node:url';
 import type { RemoteChart } from './chart-reference.js';
+import type { ValueLeaf } from './release-values.js';
 
 export interface BundledChart {
   name: string;
@@ -50,4 +51,54 @@ export function holdsTemplateExpression(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(holdsTemplateExpression);
   if (value !== null && typeof value === 'object') return Object.values(value).some(holdsTemplateExpression);
   return false;
+}
+
+/** The release as a `tpl` in the chart sees it. */
+export interface ReleaseFacts {
+  name: string;
+  namespace: string;
+}
+
+/** Values with the templates a newer chart would evaluate evaluated, and their locatable leaves to match. */
+export interface AdaptedValues {
+  values: Record<string, unknown>;
+  leaves: readonly ValueLeaf[];
+}
+
+const RELEASE_EXPRESSION = /\{\{\s*\.Release\.(Name|Namespace)\s*\}\}/g;
+
+/** `text` with `{{ .Release.Name }}` and `{{ .Release.Namespace }}` evaluated; unchanged when anything else remains. */
+function evaluateReleaseExpressions(text: string, release: ReleaseFacts): string {
+  const evaluated = text.replace(RELEASE_EXPRESSION, (_, field: string) => (field === 'Name' ? release.name : release.namespace));
+  return TEMPLATE_EXPRESSION.test(evaluated) ? text : evaluated;
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * app-template 5 runs `persistence.<id>.existingClaim` through `tpl` (common library 5.x,
+ * templates/lib/pod/fields/_volumes.tpl); 4.1.1 mounts it as written. For a release that asks for 5.x, the
+ * `{{ .Release.Name }}` and `{{ .Release.Namespace }}` there are evaluated before the bundled 4.1.1 renders, so the
+ * claim it mounts is the one 5.x would mount. Other expressions stay (their objects are then left out, see
+ * holdsTemplateExpression); other versions are rendered as they are.
+ */
+export function adaptAppTemplateValues(values: Record<string, unknown>, leaves: readonly ValueLeaf[], requestedVersion: string | undefined, release: ReleaseFacts): AdaptedValues {
+  const major = /^v?(\d+)\./.exec(requestedVersion ?? '')?.[1];
+  if (major === undefined || Number(major) < 5 || !isMap(values.persistence)) return { values, leaves };
+  const persistence: Record<string, unknown> = { ...values.persistence };
+  const evaluated = new Map<string, string>();
+  for (const [id, entry] of Object.entries(persistence)) {
+    if (!isMap(entry) || typeof entry.existingClaim !== 'string') continue;
+    const claim = evaluateReleaseExpressions(entry.existingClaim, release);
+    if (claim === entry.existingClaim) continue;
+    persistence[id] = { ...entry, existingClaim: claim };
+    evaluated.set(id, claim);
+  }
+  if (evaluated.size === 0) return { values, leaves };
+  const adaptedLeaves = leaves.map((leaf) => {
+    const [top, id, key] = leaf.path;
+    const claim = leaf.path.length === 3 && top === 'persistence' && key === 'existingClaim' ? evaluated.get(String(id)) : undefined;
+    return claim === undefined ? leaf : { ...leaf, value: claim };
+  });
+  return { values: { ...values, persistence }, leaves: adaptedLeaves };
 }

@@ -14,7 +14,7 @@ import type { Finding, Located, Resource } from '../../types.js';
 import type { ChartMapping } from './chart-reference.js';
 import { isExactVersion, type PullResult } from './chart-cache.js';
 import { localChartVersion } from './chart-version.js';
-import { holdsTemplateExpression } from './bundled-chart.js';
+import { adaptAppTemplateValues, holdsTemplateExpression } from './bundled-chart.js';
 import { obtainChart, type ChartSupply } from './obtain-chart.js';
 import { kustomizePostRenderers } from './post-render.js';
 import { mergeReleaseValues } from './release-values.js';
@@ -194,16 +194,19 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     if (chart.stale) note('range-offline', `HelmRelease ${namespace}/${release.name}: chart ${label}: ${chart.stale}`, chartAt(), 'Nothing to change in the repository; with network access pvlint resolves the range again. Pin an exact version to render the same chart every time.');
     for (const problem of merged.problems) note('values-from', `HelmRelease ${namespace}/${release.name}: valuesFrom ${problem}; rendered without it`, locate(release, ['spec', 'valuesFrom']), 'Add the key to the object, or mark the valuesFrom entry optional: true if it may be absent.');
     const skipSchema = spec.install?.disableSchemaValidation === true || spec.upgrade?.disableSchemaValidation === true;
+    const releaseName = fluxReleaseName(release);
+    const requested = request.resolution.kind === 'remote' ? request.resolution.chart.version : undefined;
+    const { values, leaves } = chart.bundled ? adaptAppTemplateValues(merged.values, merged.leaves, requested, { name: releaseName, namespace: releaseNamespace }) : merged;
     const rendered = await renderChartObjects({
       cache: context.cache,
       helm: context.helm,
       kustomize: context.kustomize,
       chart: chart.path,
       label: chart.bundled ? `${label} (as pvlint's bundled ${chart.bundled.version} renders it)` : label,
-      release: fluxReleaseName(release),
+      release: releaseName,
       namespace: releaseNamespace,
-      values: merged.values,
-      leaves: merged.leaves,
+      values,
+      leaves,
       chartAt,
       origin: { file: release.file, docIndex: release.docIndex, note: `rendered by helm from chart ${label}${chart.bundled ? ` (as pvlint's bundled ${chart.bundled.version} renders it)` : ''} (HelmRelease ${namespace}/${release.name})` },
       stream: { absPath: `${release.file.absPath}#helmrelease:${namespace}/${release.name}`, path: `${release.file.path} (HelmRelease ${release.name} rendered by helm)` },
