@@ -132,6 +132,8 @@ export interface LintOptions {
   helmChartMappings?: readonly ChartMapping[];
   /** Pull remote charts that are not in the chart cache (default true). */
   pullCharts?: boolean;
+  /** Render pvlint's bundled app-template when a release's chart cannot be had (default true). */
+  bundledCharts?: boolean;
 }
 
 export interface HelmChartSettings {

@@ -31,6 +31,7 @@ export function configLintOptions(config: ResolvedConfig): Partial<LintOptions> 
     ...(config.helmChartMappings ? { helmChartMappings: config.helmChartMappings } : {}),
     ...(config.chartCache !== undefined ? { chartCache: config.chartCache } : {}),
     ...(config.pullCharts !== undefined ? { pullCharts: config.pullCharts } : {}),
+    ...(config.bundledCharts !== undefined ? { bundledCharts: config.bundledCharts } : {}),
     ...(config.cluster ? { cluster: config.cluster } : {}),
     ...(config.gitops ? { gitops: config.gitops } : {}),
     suppressions: config.suppressions,

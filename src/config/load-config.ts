@@ -70,6 +70,7 @@ export interface RawConfig {
     charts?: Record<string, { values?: string[]; release?: string; namespace?: string } | string>;
     chartCache?: string;
     pullCharts?: boolean;
+    bundledCharts?: boolean;
   };
   kustomize?: { command?: string; enableHelm?: boolean };
   clusters?: Record<string, { entries: string[]; cluster?: RawConfig['cluster'] }>;

@@ -49,6 +49,7 @@ export interface ResolvedConfig {
   helmChartMappings?: ChartMapping[];
   chartCache?: string;
   pullCharts?: boolean;
+  bundledCharts?: boolean;
   cluster?: ClusterFacts;
   /** `clusters:` and `gitops:` (see GitopsOptions). */
   gitops?: GitopsOptions;
@@ -413,6 +414,7 @@ export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<
     ...(helmChartSettings ? { helmChartSettings } : {}),
     ...(helmChartMappings.length > 0 ? { helmChartMappings } : {}),
     ...(config.helm?.pullCharts !== undefined ? { pullCharts: config.helm.pullCharts } : {}),
+    ...(config.helm?.bundledCharts !== undefined ? { bundledCharts: config.helm.bundledCharts } : {}),
     ...(config.helm?.chartCache !== undefined ? { chartCache: path.resolve(loaded.dir, config.helm.chartCache) } : {}),
     ...(cluster ? { cluster } : {}),
     ...(gitops ? { gitops } : {}),

@@ -30,7 +30,9 @@ pack('the tarball holds the built code, schemas and rule docs, and no tests or s
   const has = (name: string) => files.includes(`package/${name}`);
   for (const name of ['package.json', 'README.md', 'LICENSE', 'dist/src/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'schemas/report.schema.json',
     // The validators the build compiles from the JSON Schemas (scripts/build-validators.mjs).
-    'dist/src/generated/shape-validators.js', 'dist/src/generated/config-validator.js', 'dist/src/generated/rule-options-validators.js']) {
+    'dist/src/generated/shape-validators.js', 'dist/src/generated/config-validator.js', 'dist/src/generated/rule-options-validators.js',
+    // The chart rendered when a HelmRelease's app-template cannot be had (src/render/helm-release/bundled-chart.ts).
+    'charts/app-template-4.1.1.tgz', 'charts/PROVENANCE.md']) {
     assert.ok(has(name), `${name} missing from the tarball`);
   }
   const ruleDocs = readdirSync(path.join(PROJECT_ROOT, 'docs', 'rules')).filter((f) => f.endsWith('.md'));

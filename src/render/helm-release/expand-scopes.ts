@@ -18,6 +18,7 @@ export interface HelmReleaseSettings {
   chartCache?: string;
   helmChartMappings?: readonly ChartMapping[];
   pullCharts?: boolean;
+  bundledCharts?: boolean;
   renderTimeoutMs?: number;
   limits?: Partial<Limits>;
   concurrency?: number;
@@ -70,6 +71,7 @@ export async function expandScopes(cache: SourceCache, scopes: readonly Expandab
       chartCache: settings.chartCache ?? defaultChartCache(),
       chartMappings: settings.helmChartMappings ?? [],
       pull: settings.pullCharts,
+      bundledCharts: settings.bundledCharts,
       environment: scope.name,
       defaultNamespace: scope.defaultNamespace,
       extraObjects: valuesSources(scope, settings.limits),

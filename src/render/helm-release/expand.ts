@@ -14,11 +14,12 @@ import type { Finding, Located, Resource } from '../../types.js';
 import type { ChartMapping } from './chart-reference.js';
 import { isExactVersion, type PullResult } from './chart-cache.js';
 import { localChartVersion } from './chart-version.js';
+import { adaptAppTemplateValues, holdsTemplateExpression } from './bundled-chart.js';
 import { obtainChart, type ChartSupply } from './obtain-chart.js';
 import { kustomizePostRenderers } from './post-render.js';
 import { mergeReleaseValues } from './release-values.js';
 import { renderChartObjects } from './render-objects.js';
-import { resolveReleaseChart } from './resolve-chart.js';
+import { resolveReleaseChart, type ChartResolution } from './resolve-chart.js';
 import type { TemplateResult } from './template-chart.js';
 
 export const HELM_RELEASE_DIAGNOSTIC = 'pvlint/helm-release';
@@ -51,6 +52,8 @@ export interface HelmReleaseContext {
   chartMappings: readonly ChartMapping[];
   /** Pull charts that are not in the cache (default true); false renders only local and cached charts. */
   pull?: boolean;
+  /** Render pvlint's bundled copy of a chart that cannot be had (default true; `helm.bundledCharts`). */
+  bundledCharts?: boolean;
   /** The environment's name (for findings' `environments`). */
   environment: string;
   /** Namespace of HelmReleases that set none. */
@@ -107,6 +110,27 @@ function persistenceCount(values: Record<string, unknown>): string {
   return `${entries.length} persistence ${entries.length === 1 ? 'entry' : 'entries'} not linted`;
 }
 
+function chartName(resolution: ChartResolution): string {
+  return resolution.kind === 'remote' ? resolution.chart.chart : resolution.label;
+}
+
+/**
+ * A bundled chart of another version than the requested one may pass through as text values the requested version
+ * evaluates as templates: objects still holding a `{{ … }}` are left out of the lint (with a note), never linted as
+ * the cluster would not run them. A release that asks for the bundled version itself renders exactly.
+ */
+function withoutUntemplated(resources: Resource[], version: string, resolution: ChartResolution, say: (message: string) => void): Resource[] {
+  const requested = resolution.kind === 'remote' ? resolution.chart.version?.replace(/^v/, '') : undefined;
+  if (requested === version) return resources;
+  const kept = resources.filter((r) => !holdsTemplateExpression(r.object));
+  const left = resources.filter((r) => !kept.includes(r));
+  if (left.length > 0) {
+    const names = left.map((r) => `${r.kind} ${r.name}`).join(', ');
+    say(`${names} still ${left.length === 1 ? 'holds' : 'hold'} template expressions that the requested chart version evaluates but pvlint's bundled ${chartName(resolution)} ${version} does not, so ${left.length === 1 ? 'it is' : 'they are'} not linted`);
+  }
+  return kept;
+}
+
 function lineOf(located: Located): number {
   return located.location.region.startLine;
 }
@@ -118,7 +142,7 @@ export async function expandHelmReleases(resources: readonly Resource[], context
   const memo = context.memo ?? new HelmReleaseMemo();
   const objects = context.extraObjects ? [...resources, ...context.extraObjects] : resources;
   const root = context.cache.root;
-  const supply: ChartSupply = { helm: context.helm, chartCache: context.chartCache, chartMappings: context.chartMappings, pull: context.pull, timeoutMs: context.timeoutMs, pulls: memo.pulls };
+  const supply: ChartSupply = { helm: context.helm, chartCache: context.chartCache, chartMappings: context.chartMappings, pull: context.pull, bundledCharts: context.bundledCharts, timeoutMs: context.timeoutMs, pulls: memo.pulls };
   const perRelease = await mapPool(releases, context.concurrency ?? 2, async (release) => {
     const spec = release.object?.spec ?? {};
     const namespace = release.namespace ?? context.defaultNamespace ?? 'default';
@@ -161,21 +185,30 @@ export async function expandHelmReleases(resources: readonly Resource[], context
         noteOnce(`version:${JSON.stringify([chart.path, mapped.version])}`, 'version-differs', `chart ${label}: helm.charts maps "${mapped.reference}" to a copy of version ${vendored}, so releases asking for ${mapped.version} are linted as ${vendored} renders them`, chartAt(), `Map "${mapped.reference}@${mapped.version}" to a copy of that version to lint what the cluster runs.`);
       }
     }
+    if (chart.bundled) {
+      const { version, unavailable } = chart.bundled;
+      const requested = request.resolution.kind === 'remote' ? request.resolution.chart.version : undefined;
+      const asks = requested === undefined ? 'the release names no version' : requested.replace(/^v/, '') === version ? `the release asks for ${requested} too` : `the release asks for ${requested}: values that only ${requested.replace(/^v/, '').split('.')[0]}.x understands may render differently`;
+      noteOnce(`bundled:${JSON.stringify([label, version])}`, 'bundled-chart', `chart ${label} not available (${unavailable}); rendered with pvlint's bundled ${chartName(request.resolution)} ${version}; ${asks}`, chartAt(), 'Nothing to change in the repository; with network access (or a helm.charts mapping to a copy of the requested version) pvlint renders the chart the release asks for. helm.bundledCharts: false turns the bundled copy off.');
+    }
     if (chart.stale) note('range-offline', `HelmRelease ${namespace}/${release.name}: chart ${label}: ${chart.stale}`, chartAt(), 'Nothing to change in the repository; with network access pvlint resolves the range again. Pin an exact version to render the same chart every time.');
     for (const problem of merged.problems) note('values-from', `HelmRelease ${namespace}/${release.name}: valuesFrom ${problem}; rendered without it`, locate(release, ['spec', 'valuesFrom']), 'Add the key to the object, or mark the valuesFrom entry optional: true if it may be absent.');
     const skipSchema = spec.install?.disableSchemaValidation === true || spec.upgrade?.disableSchemaValidation === true;
+    const releaseName = fluxReleaseName(release);
+    const requested = request.resolution.kind === 'remote' ? request.resolution.chart.version : undefined;
+    const { values, leaves } = chart.bundled ? adaptAppTemplateValues(merged.values, merged.leaves, requested, { name: releaseName, namespace: releaseNamespace }) : merged;
     const rendered = await renderChartObjects({
       cache: context.cache,
       helm: context.helm,
       kustomize: context.kustomize,
       chart: chart.path,
-      label,
-      release: fluxReleaseName(release),
+      label: chart.bundled ? `${label} (as pvlint's bundled ${chart.bundled.version} renders it)` : label,
+      release: releaseName,
       namespace: releaseNamespace,
-      values: merged.values,
-      leaves: merged.leaves,
+      values,
+      leaves,
       chartAt,
-      origin: { file: release.file, docIndex: release.docIndex, note: `rendered by helm from chart ${label} (HelmRelease ${namespace}/${release.name})` },
+      origin: { file: release.file, docIndex: release.docIndex, note: `rendered by helm from chart ${label}${chart.bundled ? ` (as pvlint's bundled ${chart.bundled.version} renders it)` : ''} (HelmRelease ${namespace}/${release.name})` },
       stream: { absPath: `${release.file.absPath}#helmrelease:${namespace}/${release.name}`, path: `${release.file.path} (HelmRelease ${release.name} rendered by helm)` },
       postRenderers: kustomizePostRenderers(spec),
       skipSchemaValidation: skipSchema,
@@ -189,7 +222,8 @@ export async function expandHelmReleases(resources: readonly Resource[], context
       noteOnce(`schema:${chart.path}`, 'schema-skipped', `chart ${label}: its values schema references schemas that cannot be fetched, so it was rendered with --skip-schema-validation (values are not checked against the schema)`, chartAt(), 'Nothing to change in the repository; with network access helm fetches the referenced schemas and checks the values. Set install.disableSchemaValidation to skip the check on purpose.');
     }
     for (const message of rendered.parseErrors) note('output-parse', `HelmRelease ${namespace}/${release.name}: the output of chart ${label} does not parse: ${message}`);
-    return { resources: rendered.resources, notes, once, missing: undefined };
+    const resources = chart.bundled ? withoutUntemplated(rendered.resources, chart.bundled.version, request.resolution, (message) => note('bundled-untemplated', `HelmRelease ${namespace}/${release.name}: ${message}`)) : rendered.resources;
+    return { resources, notes, once, missing: undefined };
   });
   for (const r of perRelease) {
     expansion.resources.push(...r.resources);

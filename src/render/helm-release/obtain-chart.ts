@@ -1,11 +1,22 @@
 // A resolved chart as a path helm can render: local charts as they are, remote ones from the chart cache or pulled
 // into it once per run. Shared by HelmReleases, Argo CD helm sources and anything else that names a remote chart.
+import { bundledChartFor } from './bundled-chart.js';
 import { cachedChart, lastRangePull, pullChart, type PullResult } from './chart-cache.js';
 import { mappedChart, type ChartMapping, type RemoteChart } from './chart-reference.js';
 import type { ChartResolution } from './resolve-chart.js';
 
-/** A chart helm can render (`stale`: why it may not be the version the source would resolve today), or why not. */
-export type ObtainedChart = { path: string; stale?: string } | { reason: string };
+/** A chart pvlint ships, rendered because the requested one could not be had. */
+export interface BundledFallback {
+  version: string;
+  /** Why the requested chart could not be had. */
+  unavailable: string;
+}
+
+/**
+ * A chart helm can render (`stale`: why it may not be the version the source would resolve today; `bundled`: it is
+ * pvlint's own copy, not the requested one), or why not.
+ */
+export type ObtainedChart = { path: string; stale?: string; bundled?: BundledFallback } | { reason: string };
 
 export interface ChartSupply {
   /** `['helm']` or the configured command; undefined when helm is not installed. */
@@ -19,10 +30,19 @@ export interface ChartSupply {
   timeoutMs: number;
   /** Pulls already started in this run, by chart: each chart is pulled once. */
   pulls: Map<string, Promise<PullResult>>;
+  /** Render a chart pvlint ships when the requested one cannot be had (default true). */
+  bundledCharts?: boolean;
 }
 
-/** A remote chart as a local path: the `helm.charts` mapping, the cache, or a pull into the cache. */
+/** A remote chart as a local path: the `helm.charts` mapping, the cache, a pull into the cache, or pvlint's own copy. */
 export async function obtainRemoteChart(chart: RemoteChart, supply: ChartSupply): Promise<ObtainedChart> {
+  const obtained = await obtainPublishedChart(chart, supply);
+  if (!('reason' in obtained) || supply.bundledCharts === false) return obtained;
+  const bundled = bundledChartFor(chart);
+  return bundled ? { path: bundled.path, bundled: { version: bundled.version, unavailable: obtained.reason } } : obtained;
+}
+
+async function obtainPublishedChart(chart: RemoteChart, supply: ChartSupply): Promise<ObtainedChart> {
   const mapped = mappedChart(supply.chartMappings, chart);
   if (mapped) return { path: mapped.path };
   const cached = cachedChart(supply.chartCache, chart);
