@@ -37,6 +37,20 @@ function run(dir: string, extra: Partial<LintOptions> = {}) {
 
 const summary = (findings: readonly Finding[], rule: string) => findings.filter((f) => f.ruleId === rule).map((f) => `${at(f)} ${f.severity}`);
 
+test('a mapped app-template copy older than the release asks: existingClaim "{{ .Release.Name }}" is evaluated as 5.x does', async () => {
+  if (skipWithoutHelm('mapped app-template version test')) return;
+  const dir = repoCopy('helm-release/app-template');
+  cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
+  const release = path.join(dir, 'apps/media/helmrelease.yaml');
+  writeFileSync(release, readFileSync(release, 'utf8').replace('existingClaim: jellyfin-config', 'existingClaim: "{{ .Release.Name }}-config"'));
+  const repository = path.join(dir, 'apps/media/ocirepository.yaml');
+  writeFileSync(repository, readFileSync(repository, 'utf8').replace('tag: 4.1.1', 'tag: 5.1.0'));
+  const result = await run(dir, { helmChartMappings: [{ reference: 'oci://ghcr.io/bjw-s-labs/helm/app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] });
+  // Rendered by 4.1.1 the claim would be named "{{ .Release.Name }}-config"; 5.x mounts jellyfin-config.
+  assert.equal(summary(result.findings, 'rwo-claim-multi-node'), ['apps/media/helmrelease.yaml:14 error']);
+  assert.not.ok(result.findings.some((f) => f.message.includes('{{')), result.findings.map((f) => f.message).join('\n'));
+});
+
 test('app-template from the packaged chart: replicas, a missing existingClaim and a database on emptyDir, at their values', async () => {
   if (skipWithoutHelm('app-template HelmRelease test')) return;
   const dir = repoCopy('helm-release/app-template');

@@ -119,14 +119,13 @@ function chartName(resolution: ChartResolution): string {
  * evaluates as templates: objects still holding a `{{ … }}` are left out of the lint (with a note), never linted as
  * the cluster would not run them. A release that asks for the bundled version itself renders exactly.
  */
-function withoutUntemplated(resources: Resource[], version: string, resolution: ChartResolution, say: (message: string) => void): Resource[] {
-  const requested = resolution.kind === 'remote' ? resolution.chart.version?.replace(/^v/, '') : undefined;
-  if (requested === version) return resources;
+function withoutUntemplated(resources: Resource[], version: string, requestedVersion: string | undefined, renderedBy: string, say: (message: string) => void): Resource[] {
+  if (requestedVersion?.replace(/^v/, '') === version) return resources;
   const kept = resources.filter((r) => !holdsTemplateExpression(r.object));
   const left = resources.filter((r) => !kept.includes(r));
   if (left.length > 0) {
     const names = left.map((r) => `${r.kind} ${r.name}`).join(', ');
-    say(`${names} still ${left.length === 1 ? 'holds' : 'hold'} template expressions that the requested chart version evaluates but pvlint's bundled ${chartName(resolution)} ${version} does not, so ${left.length === 1 ? 'it is' : 'they are'} not linted`);
+    say(`${names} still ${left.length === 1 ? 'holds' : 'hold'} template expressions that the requested chart version evaluates but ${renderedBy} does not, so ${left.length === 1 ? 'it is' : 'they are'} not linted`);
   }
   return kept;
 }
@@ -174,6 +173,9 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     if ('reason' in chart) return notRendered(`not available (${chart.reason})`);
     if (!context.helm) return notRendered('not rendered (helm is not installed)');
     const mapped = request.resolution.kind === 'local' ? request.resolution.mapped : undefined;
+    // An app-template copy (mapped or bundled) of another version than the release asks for: its values are adapted
+    // and what it leaves untemplated is not linted, as for the bundled copy.
+    let standIn: { version: string; requested: string | undefined; renderedBy: string } | undefined;
     if (mapped?.version && isExactVersion(mapped.version)) {
       let version = memo.versions.get(chart.path);
       if (!version) {
@@ -182,6 +184,7 @@ export async function expandHelmReleases(resources: readonly Resource[], context
       }
       const vendored = await version;
       if (vendored && vendored.replace(/^v/, '') !== mapped.version.replace(/^v/, '')) {
+        if (/(^|\/)app-template(@|$)/.test(mapped.reference)) standIn = { version: vendored.replace(/^v/, ''), requested: mapped.version, renderedBy: `the ${vendored} copy helm.charts maps` };
         noteOnce(`version:${JSON.stringify([chart.path, mapped.version])}`, 'version-differs', `chart ${label}: helm.charts maps "${mapped.reference}" to a copy of version ${vendored}, so releases asking for ${mapped.version} are linted as ${vendored} renders them`, chartAt(), `Map "${mapped.reference}@${mapped.version}" to a copy of that version to lint what the cluster runs.`);
       }
     }
@@ -196,7 +199,8 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     const skipSchema = spec.install?.disableSchemaValidation === true || spec.upgrade?.disableSchemaValidation === true;
     const releaseName = fluxReleaseName(release);
     const requested = request.resolution.kind === 'remote' ? request.resolution.chart.version : undefined;
-    const { values, leaves } = chart.bundled ? adaptAppTemplateValues(merged.values, merged.leaves, requested, { name: releaseName, namespace: releaseNamespace }) : merged;
+    if (chart.bundled) standIn = { version: chart.bundled.version, requested, renderedBy: `pvlint's bundled ${chartName(request.resolution)} ${chart.bundled.version}` };
+    const { values, leaves } = standIn ? adaptAppTemplateValues(merged.values, merged.leaves, standIn.requested, { name: releaseName, namespace: releaseNamespace }) : merged;
     const rendered = await renderChartObjects({
       cache: context.cache,
       helm: context.helm,
@@ -222,7 +226,7 @@ export async function expandHelmReleases(resources: readonly Resource[], context
       noteOnce(`schema:${chart.path}`, 'schema-skipped', `chart ${label}: its values schema references schemas that cannot be fetched, so it was rendered with --skip-schema-validation (values are not checked against the schema)`, chartAt(), 'Nothing to change in the repository; with network access helm fetches the referenced schemas and checks the values. Set install.disableSchemaValidation to skip the check on purpose.');
     }
     for (const message of rendered.parseErrors) note('output-parse', `HelmRelease ${namespace}/${release.name}: the output of chart ${label} does not parse: ${message}`);
-    const resources = chart.bundled ? withoutUntemplated(rendered.resources, chart.bundled.version, request.resolution, (message) => note('bundled-untemplated', `HelmRelease ${namespace}/${release.name}: ${message}`)) : rendered.resources;
+    const resources = standIn ? withoutUntemplated(rendered.resources, standIn.version, standIn.requested, standIn.renderedBy, (message) => note('bundled-untemplated', `HelmRelease ${namespace}/${release.name}: ${message}`)) : rendered.resources;
     return { resources, notes, once, missing: undefined };
   });
   for (const r of perRelease) {
