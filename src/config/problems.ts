@@ -6,6 +6,7 @@ import type { ErrorObject } from 'ajv';
 import { locateInNode } from '../locate/locate-node.js';
 import type { JsonPath, SourceFile } from '../types.js';
 import { ownEntry } from '../engine/own-entry.js';
+import { editDistance } from '../model/edit-distance.js';
 
 export interface ConfigProblem {
   /** As the user can open it: relative to the working directory. */
@@ -76,20 +77,6 @@ function typeName(value: unknown): string {
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string') return `the string ${show(value)}`;
   return `${typeof value} ${show(value)}`;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length];
 }
 
 const ALIASES: Record<string, string> = { warn: 'warning', info: 'note', err: 'error', none: 'off', disabled: 'off' };

@@ -4,6 +4,7 @@
 import type { RuleReference } from '../types.js';
 import { allDriverCapabilities, IN_TREE_TO_CSI } from './provisioners.js';
 import type { StorageModel } from './storage-model.js';
+import { editDistance } from './edit-distance.js';
 
 /** Real driver names that are not rows of the capability table, each with where it is documented. */
 export const OTHER_KNOWN_PROVISIONERS: readonly { name: string; source: RuleReference }[] = [
@@ -27,20 +28,6 @@ export function isKnownProvisioner(model: StorageModel, name: string): boolean {
   let names = cache.get(model);
   if (!names) cache.set(model, (names = knownNames(model)));
   return names.has(name.trim());
-}
-
-export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length];
 }
 
 /**

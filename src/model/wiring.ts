@@ -3,6 +3,7 @@
 import type { JsonPath, Resource } from '../types.js';
 import { getPath, type ContainerUse, type PodTemplate, type WorkloadKind } from './pod-templates.js';
 import type { StorageModel } from './storage-model.js';
+import { editDistance } from './edit-distance.js';
 
 /** Kinds whose `spec.selector` apps/v1 requires (older API groups defaulted it from the template labels). */
 const SELECTOR_REQUIRED = new Set<WorkloadKind>(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
@@ -82,24 +83,6 @@ export function podSpecRejection(kind: WorkloadKind): string {
     default:
       return `the API server rejects the ${kind} at apply`;
   }
-}
-
-/** Levenshtein distance, capped: enough to suggest "did you mean" for a typo in a volume name. */
-export function editDistance(a: string, b: string, cap = 3): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      rowMin = Math.min(rowMin, current[j]);
-    }
-    if (rowMin > cap) return cap + 1;
-    previous = current;
-  }
-  return previous[b.length];
 }
 
 /** The closest candidate within two edits (or differing only in case), when exactly one is closest. */
