@@ -5,10 +5,10 @@ import { statSync } from 'node:fs';
 import { findRepoRoot, isManifestName } from '../load/discover.js';
 import { resolveLimits } from '../load/limits.js';
 import { toDisplayPath } from '../load/source-file.js';
-import { includedKustomizations, loadKustomization, referencedFiles } from '../render/kustomization.js';
 import { SourceCache } from '../render/source-cache.js';
 import { discoverInputs } from './discover-inputs.js';
 import { gitopsForPaths } from '../gitops/gitops-environments.js';
+import { BuildReach } from '../gitops/flux-entries.js';
 import type { GitopsOptions } from '../gitops/gitops-options.js';
 import { enumerateEnvironments, type EnvironmentKind } from './environments.js';
 
@@ -56,23 +56,6 @@ function filesUnder(dir: string, ignore: readonly string[]): string[] {
     .filter((file) => isManifestName(file.slice(file.lastIndexOf('/') + 1)) || file.endsWith('.tpl'));
 }
 
-/** The local files a Kustomize build reads, following the kustomizations it includes. */
-function kustomizeInputs(cache: SourceCache, dir: string): Set<string> {
-  const files = new Set<string>();
-  const seen = new Set<string>();
-  const pending = [dir];
-  while (pending.length > 0) {
-    const next = pending.pop()!;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    const k = loadKustomization(cache, next);
-    if (!k) continue;
-    for (const file of referencedFiles(k)) files.add(file);
-    pending.push(...includedKustomizations(k));
-  }
-  return files;
-}
-
 export async function listEnvironments(options: ListOptions): Promise<ListedEnvironment[]> {
   const root = await findRepoRoot(options.cwd);
   const cache = new SourceCache(root);
@@ -80,12 +63,14 @@ export async function listEnvironments(options: ListOptions): Promise<ListedEnvi
   const inputs = await discoverInputs({ ...options, root, cache, maxFiles: resolveLimits(options.limits).maxFiles, allowEmpty: true });
   // A GitOps cluster is known once its Kustomizations or Applications are followed, which builds them.
   const gitops = await gitopsForPaths(cache, options.paths, options.cwd, root, { ...options, ...options.gitops });
+  // The local files a Kustomize build reads, following the kustomizations it includes.
+  const reach = new BuildReach(cache);
   const clusterFiles = new Map(gitops.clusters.map((c) => [c.name, new Set(c.resources.map((r) => r.origin?.file?.absPath ?? r.file.absPath))]));
   return enumerateEnvironments(inputs, root, options.cwd, gitops).map((e) => ({
     name: e.name,
     kind: e.kind,
     entry: e.entry === '-' ? '-' : toDisplayPath(e.entry, root),
-    ...sizeOf(e.kind === 'manifests' ? (e.files ?? []) : e.kind === 'kustomize' ? kustomizeInputs(cache, e.entry) : clusterFiles.get(e.name) ?? filesUnder(e.entry, options.ignore ?? [])),
+    ...sizeOf(e.kind === 'manifests' ? (e.files ?? []) : e.kind === 'kustomize' ? reach.filesOf(e.entry) : clusterFiles.get(e.name) ?? filesUnder(e.entry, options.ignore ?? [])),
   }));
 }
 
