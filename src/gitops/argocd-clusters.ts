@@ -9,7 +9,8 @@ import { deriveResource, resourceId } from '../load/parse-resources.js';
 import { CLUSTER_SCOPED } from '../model/storage-model.js';
 import { mapPool } from '../render/pool.js';
 import type { SourceCache } from '../render/source-cache.js';
-import type { Resource } from '../types.js';
+import type { Finding, Resource } from '../types.js';
+import { appendAll } from '../engine/append.js';
 import { expandApplicationSet } from './argocd-generators.js';
 import { helmInputs, renderSource, sourceType, type ArgoRenderSettings } from './argocd-source.js';
 import type { FluxCluster } from './flux-cluster.js';
@@ -133,8 +134,13 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
     const outputs = await mapPool(current, settings.concurrency, async ({ app, at }) => {
       const cluster = clusterOf(destinationOf(app));
       const name = String(app?.metadata?.name ?? '?');
+      // Renders finish in any order: what each application adds is kept with it and appended in input order below.
+      const skipped: NotInterpreted[] = [];
+      const diagnostics: Finding[] = [];
+      const built: string[] = [];
+      let documents = 0;
       const skip = (reason: string, extra: Partial<NotInterpreted> = {}) =>
-        cluster.notInterpreted.push({ environment: cluster.name, ...placeOf(at), kind: 'Application', name, reason, key: `argoproj.io/Application/${app?.metadata?.namespace ?? ''}/${name}`, ...extra });
+        skipped.push({ environment: cluster.name, ...placeOf(at), kind: 'Application', name, reason, key: `argoproj.io/Application/${app?.metadata?.namespace ?? ''}/${name}`, ...extra });
       const refRoots = new Map<string, string>();
       for (const source of sourcesOf(app)) if (typeof source.ref === 'string' && isLocal(source.repoURL)) refRoots.set(source.ref, root);
       const rendered: Resource[] = [];
@@ -170,15 +176,19 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
         const helm = type === 'helm' ? helmInputs(app, source, dir, root, refRoots) : undefined;
         if (helm && helm.missing.length > 0) skip(`values files not found: ${helm.missing.join(', ')}`);
         const output = await renderSource(cache, type, dir, source, helm, settings);
-        cluster.built.push(dir);
-        cluster.documents += output.documents;
-        for (const d of output.diagnostics) cluster.diagnostics.push({ ...d, environments: [cluster.name] });
+        built.push(dir);
+        documents += output.documents;
+        for (const d of output.diagnostics) diagnostics.push({ ...d, environments: [cluster.name] });
         if (output.diagnostics.length > 0 && output.resources.length === 0) skip(`rendering ${specPath} failed: ${output.diagnostics[0].message}`);
         rendered.push(...output.resources.map((r) => withDestinationNamespace(r, app)));
       }
-      return { cluster, rendered };
+      return { cluster, rendered, skipped, diagnostics, built, documents };
     });
-    for (const { cluster, rendered } of outputs) {
+    for (const { cluster, rendered, skipped, diagnostics, built, documents } of outputs) {
+      appendAll(cluster.notInterpreted, skipped);
+      appendAll(cluster.diagnostics, diagnostics);
+      appendAll(cluster.built, built);
+      cluster.documents += documents;
       for (const resource of rendered) {
         cluster.resources.push(resource);
         if (isArgoApplication(resource.object)) admit(resource);
