@@ -12,7 +12,7 @@ import { DEFAULT_RENDER_TIMEOUT_MS, helmCommand, kustomizeCommand } from '../ren
 import { buildArgoClusters, inferHomeUrls } from './argocd-clusters.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
-import type { Resource } from '../types.js';
+import type { LocateAt, Resource } from '../types.js';
 import { buildFluxCluster, type FluxCluster } from './flux-cluster.js';
 import { BuildReach, findFluxEntries, fluxPath } from './flux-entries.js';
 import { scanGitopsObjects } from './scan-gitops-objects.js';
@@ -32,6 +32,8 @@ export interface GitopsSettings {
   argocdBuildOptions?: string;
   /** Clusters declared in the configuration: they replace the entries found for the same directories. */
   clusters?: readonly DeclaredCluster[];
+  /** Places what a cluster could not interpret and its render problems (the run's locate stage). */
+  locateAt: LocateAt;
 }
 
 export interface GitopsOutcome {
@@ -99,7 +101,7 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   const lookup = repositoryObjects(cache, root, settings.ignore ?? []);
   const timeoutMs = settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const clusters: FluxCluster[] = [];
-  const buildSettings = { command, timeoutMs, limits: settings.limits, concurrency, memo, stats };
+  const buildSettings = { command, timeoutMs, limits: settings.limits, concurrency, memo, stats, locateAt: settings.locateAt };
   for (const cluster of declared) {
     // An entry that syncs itself (gotk-sync.yaml) is built with that Kustomization's spec, as when found.
     const starts = cluster.entries.map((dir) => ({ dir, sync: kustomizations.find((k) => fluxPath(root, k.object?.spec?.path) === dir && reach.filesOf(dir).has(k.file.absPath)) }));
@@ -128,6 +130,7 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
         stats,
         concurrency,
         homeUrls: inferHomeUrls(root, argo, settings.repoURLs ?? []),
+        locateAt: settings.locateAt,
       })),
     );
   }
