@@ -66,7 +66,13 @@ const io: CliIO = {
 };
 
 // Ctrl-C and SIGTERM stop the renderers pvlint started and remove its temporary directories before it exits.
-fastPath().then(async (code) => code ?? ((await import('./render/interrupt.js')).stopOnSignals(), (await import('./cli/main.js')).run(argv, io))).then(
+async function runCli(): Promise<number> {
+  const { run, stopOnSignals } = await import('./cli/entry.js');
+  stopOnSignals();
+  return run(argv, io);
+}
+
+fastPath().then(async (code) => code ?? runCli()).then(
   (code) => finish(code),
   (error) => {
     const detail = process.env.PVLINT_DEBUG ? (error as Error)?.stack : undefined;

@@ -12,7 +12,7 @@ import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
 import type { ClusterFacts } from '../model/cluster-facts.js';
 import type { Finding, LocateAt, Resource } from '../types.js';
-import { buildSpecOf, fluxWrapperText, planFluxBuild, type FluxBuildPlan } from './flux-build.js';
+import { buildSpecOf, fluxWrapper, planFluxBuild, type FluxBuildPlan } from './flux-build.js';
 import { fluxPath, isFluxKustomization, type FluxEntry } from './flux-entries.js';
 import { loadVariables, type ObjectLookup } from './flux-variables.js';
 import { gitopsKey, type NotInterpreted } from './not-interpreted.js';
@@ -190,7 +190,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
         cache,
         limits: settings.limits,
         loadRestrictorNone: true,
-        wrapper: (relative) => fluxWrapperText(plan, relative),
+        wrapper: (relative) => fluxWrapper(plan, relative, cache),
       });
       settings.memo.set(plan.key, pending);
     }

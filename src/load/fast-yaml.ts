@@ -7,9 +7,11 @@
 // `yaml`'s (and kubectl's reading as pvlint models it). Where it does give a value, the value is the one
 // `yaml`'s `toJS()` gives: scalars are resolved by the same `yaml` schema tags (YAML 1.2 core), which
 // test/load/fast-yaml.test.ts checks against `yaml` on generated, mutated and real manifests. Positions are not
-// kept: a finding's position comes from parsing its document with `yaml` again (as for positions on demand).
+// kept while reading values: a finding's position comes from reading its document again, into `yaml` nodes with the
+// ranges `yaml` gives them (`fastDocumentNode`, checked by the same test against `yaml`'s own nodes wherever a
+// finding can point), or from `yaml` itself where this reader is not sure of them.
 import { toJsonValue } from './json-value.js';
-import { Document, isScalar, type ScalarTag } from 'yaml';
+import { Document, isScalar, Pair, Scalar, YAMLMap, YAMLSeq, type Node as YamlNode, type ScalarTag } from 'yaml';
 import type { DocumentSpan } from './document-scan.js';
 import type { Limits } from './limits.js';
 
@@ -76,8 +78,10 @@ class Reader {
   constructor(
     private readonly text: string,
     start: number,
-    end: number,
+    private readonly end: number,
     private readonly maxDepth: number,
+    /** Build `yaml` nodes with their ranges instead of plain values (for positions). */
+    private readonly nodes = false,
   ) {
     let at = start;
     while (at < end) {
@@ -91,7 +95,7 @@ class Reader {
     }
   }
 
-  /** The document's value: a map at the top. */
+  /** The document's value (or root node): a map at the top. */
   read(): Record<string, unknown> {
     this.skipDocumentStart();
     this.skipBlank();
@@ -101,8 +105,36 @@ class Reader {
     const value = this.blockNode(0);
     this.skipBlank();
     if (this.index < this.lines.length) unsure();
+    if (this.nodes) {
+      // Where the root ends (graphs read where a resource ends) is `yaml`'s to say when the document ends in a
+      // comment, spaces or an empty value (`key:`).
+      let k = this.lines.length - 1;
+      for (; k >= 0 && this.lines[k].indent === -1; k--) {
+        if (this.lines[k].end > this.lines[k].start) unsure();
+      }
+      if (k >= 0 && this.text.slice(this.lines[k].start, this.lines[k].end).trimEnd().endsWith(':')) unsure();
+      if (!(value instanceof YAMLMap)) unsure();
+      return value as unknown as Record<string, unknown>;
+    }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) unsure();
     return value as Record<string, unknown>;
+  }
+
+  /** Where the line before the current one ends, past its newline: the end `yaml` gives a block collection. */
+  private blockEnd(): number {
+    let last = this.index - 1;
+    while (last > 0 && this.lines[last].indent === -1) last--;
+    const line = this.lines[last];
+    return line.end < this.end ? line.end + 1 : line.end;
+  }
+
+  /** A scalar node: value and range as `yaml` composes them (the end past trailing comments is not needed). */
+  private scalar(value: unknown, start: number, end: number): Scalar {
+    const node = new Scalar(value);
+    node.range = [start, end, end];
+    const c = this.text[start];
+    node.type = c === '"' ? Scalar.QUOTE_DOUBLE : c === "'" ? Scalar.QUOTE_SINGLE : c === '|' ? Scalar.BLOCK_LITERAL : c === '>' ? Scalar.BLOCK_FOLDED : Scalar.PLAIN;
+    return node;
   }
 
   private skipDocumentStart(): void {
@@ -145,8 +177,9 @@ class Reader {
     }
   }
 
-  private sequence(indent: number): unknown[] {
+  private sequence(indent: number): unknown[] | YAMLSeq {
     const items: unknown[] = [];
+    const start = this.contentStart();
     for (;;) {
       const line = this.lines[this.index];
       const at = this.contentStart();
@@ -156,7 +189,10 @@ class Reader {
       if (valueAt >= line.end || this.text[valueAt] === '#') {
         if (valueAt < line.end && this.text[valueAt - 1] !== ' ') unsure();
         this.nextLine();
-        items.push(this.nestedOrNull(indent, false));
+        const item = this.nestedOrNull(indent, false);
+        // Where `yaml` puts an empty item is not worth matching: such a document is located by `yaml`.
+        if (this.nodes && item === null) unsure();
+        items.push(item);
       } else {
         const c = this.text[valueAt];
         const second = this.text[valueAt + 1];
@@ -169,8 +205,16 @@ class Reader {
         }
       }
       // A line at this indentation that is not an item belongs to the map around the list (`key:` then `- a`).
-      if (!this.continues(indent) || !this.startsItem()) return items;
+      if (!this.continues(indent) || !this.startsItem()) return this.nodes ? this.seqNode(items, start) : items;
     }
+  }
+
+  private seqNode(items: unknown[], start: number): YAMLSeq {
+    const node = new YAMLSeq();
+    node.items = items;
+    const end = this.blockEnd();
+    node.range = [start, end, end];
+    return node;
   }
 
   private startsItem(): boolean {
@@ -179,22 +223,37 @@ class Reader {
     return this.text[at] === '-' && (this.text[at + 1] === ' ' || at + 1 >= line.end);
   }
 
-  private map(indent: number): Record<string, unknown> {
+  private map(indent: number): Record<string, unknown> | YAMLMap {
     const object: Record<string, unknown> = {};
+    const pairs: Pair[] = [];
+    const start = this.contentStart();
     for (;;) {
       const line = this.lines[this.index];
       const at = this.contentStart();
-      const { key, valueAt } = this.mapKey(at, line.end);
+      const { key, valueAt, keyEnd } = this.mapKey(at, line.end);
       if (Object.prototype.hasOwnProperty.call(object, key)) unsure();
       let value: unknown;
       if (valueAt >= line.end || this.text[valueAt] === '#') {
         this.nextLine();
         value = this.nestedOrNull(indent, true);
+        if (this.nodes && value === null) {
+          // `key:` alone: `yaml` gives an empty scalar just past the colon; after spaces or a comment, left to `yaml`.
+          if (valueAt !== keyEnd + 1 || valueAt !== line.end) unsure();
+          value = this.scalar(null, valueAt, valueAt);
+        }
       } else {
         value = this.inlineValue(valueAt, line, indent);
       }
       object[key] = value;
-      if (!this.continues(indent)) return object;
+      if (this.nodes) pairs.push(new Pair(this.scalar(key, at, keyEnd), value));
+      if (!this.continues(indent)) {
+        if (!this.nodes) return object;
+        const node = new YAMLMap();
+        node.items = pairs;
+        const end = this.blockEnd();
+        node.range = [start, end, end];
+        return node;
+      }
     }
   }
 
@@ -240,14 +299,16 @@ class Reader {
     return false;
   }
 
-  private mapKey(at: number, end: number): { key: string; valueAt: number } {
+  private mapKey(at: number, end: number): { key: string; valueAt: number; keyEnd: number } {
     const c = this.text[at];
     let key: string;
     let colon: number;
+    let keyEnd: number;
     if (c === '"' || c === "'") {
       const scalar = this.quoted(at, end);
       key = scalar.value;
       colon = scalar.end;
+      keyEnd = colon;
       if (this.text[colon] !== ':') unsure();
     } else {
       if (PLAIN_FIRST_FORBIDDEN.has(c) || ((c === '-' || c === '?' || c === ':') && (at + 1 >= end || this.text[at + 1] === ' '))) unsure();
@@ -260,6 +321,7 @@ class Reader {
       }
       if (colon === -1) unsure();
       key = this.text.slice(at, colon).trimEnd();
+      keyEnd = at + key.length;
       if (key.includes(' #')) unsure();
       if (resolvePlain(key, true) !== key) unsure();
     }
@@ -267,7 +329,7 @@ class Reader {
     let valueAt = colon + 1;
     if (valueAt < end && this.text[valueAt] !== ' ') unsure();
     while (valueAt < end && this.text.charCodeAt(valueAt) === 32) valueAt++;
-    return { key, valueAt };
+    return { key, valueAt, keyEnd };
   }
 
   /** A value that starts on the line of its key or dash; advances past its line(s). */
@@ -278,7 +340,7 @@ class Reader {
     let end: number;
     if (c === '"' || c === "'") {
       const scalar = this.quoted(at, line.end);
-      value = scalar.value;
+      value = this.nodes ? this.scalar(scalar.value, at, scalar.end) : scalar.value;
       end = scalar.end;
     } else if (c === '[' || c === '{') {
       const flow = this.flow(at, line.end);
@@ -298,6 +360,7 @@ class Reader {
       }
       const text = this.text.slice(at, end).trimEnd();
       value = this.plainValue(text);
+      if (this.nodes) value = this.scalar(value, at, at + text.length);
       end = line.end;
     }
     this.expectLineEnd(end, line.end);
@@ -361,8 +424,10 @@ class Reader {
       const close = open === '[' ? ']' : '}';
       const list: unknown[] = [];
       const object: Record<string, unknown> = {};
+      const pairs: Pair[] = [];
+      const done = (closeAt: number) => ({ value: this.nodes ? this.flowNode_(open, list, pairs, at, closeAt + 1) : open === '[' ? list : object, end: closeAt + 1 });
       let i = this.skipFlowSpace(at + 1, end);
-      if (this.text[i] === close) return { value: open === '[' ? list : object, end: i + 1 };
+      if (this.text[i] === close) return done(i);
       for (;;) {
         if (open === '{') {
           const key = this.flowScalar(i, end, true);
@@ -372,6 +437,7 @@ class Reader {
           i = this.skipFlowSpace(i + 1, end);
           const value = this.flowNode(i, end);
           object[key.value as string] = value.value;
+          if (this.nodes) pairs.push(new Pair(key.node, value.value));
           i = value.end;
         } else {
           const value = this.flowNode(i, end);
@@ -379,7 +445,7 @@ class Reader {
           i = value.end;
         }
         i = this.skipFlowSpace(i, end);
-        if (this.text[i] === close) return { value: open === '[' ? list : object, end: i + 1 };
+        if (this.text[i] === close) return done(i);
         if (this.text[i] !== ',') unsure();
         i = this.skipFlowSpace(i + 1, end);
         // A trailing comma, or something odd, is `yaml`'s to judge.
@@ -388,6 +454,14 @@ class Reader {
     } finally {
       this.depth--;
     }
+  }
+
+  private flowNode_(open: string, list: unknown[], pairs: Pair[], start: number, end: number): YAMLSeq | YAMLMap {
+    const node = open === '[' ? new YAMLSeq() : new YAMLMap();
+    node.items = (open === '[' ? list : pairs) as never;
+    node.flow = true;
+    node.range = [start, end, end];
+    return node;
   }
 
   private flowNode(at: number, end: number): { value: unknown; end: number } {
@@ -399,11 +473,12 @@ class Reader {
     return scalar;
   }
 
-  private flowScalar(at: number, end: number, atKey: boolean): { value: unknown; end: number } {
+  private flowScalar(at: number, end: number, atKey: boolean): { value: unknown; end: number; node?: Scalar } {
     const c = this.text[at];
     if (c === '"' || c === "'") {
       const q = this.quoted(at, end);
-      return { value: q.value, end: this.skipFlowSpace(q.end, end) };
+      const node = this.nodes ? this.scalar(q.value, at, q.end) : undefined;
+      return { value: node && !atKey ? node : q.value, end: this.skipFlowSpace(q.end, end), node };
     }
     if (at >= end || PLAIN_FIRST_FORBIDDEN.has(c) || c === '-' || c === '?' || c === ':') unsure();
     let i = at;
@@ -416,7 +491,9 @@ class Reader {
     }
     const text = this.text.slice(at, i).trimEnd();
     if (text === '') unsure();
-    return { value: atKey ? resolveKey(text) : this.plainValue(text), end: i };
+    const value = atKey ? resolveKey(text) : this.plainValue(text);
+    const node = this.nodes ? this.scalar(value, at, at + text.length) : undefined;
+    return { value: node && !atKey ? node : value, end: i, node };
   }
 
   private skipFlowSpace(at: number, end: number): number {
@@ -427,7 +504,7 @@ class Reader {
   }
 
   /** `|`, `|-`, `|+`, `>`, `>-`, `>+` (no explicit indentation indicator). */
-  private blockScalar(at: number, line: Line, indent: number): string {
+  private blockScalar(at: number, line: Line, indent: number): string | Scalar {
     const style = this.text[at];
     let i = at + 1;
     let chomp: 'clip' | 'strip' | 'keep' = 'clip';
@@ -457,6 +534,11 @@ class Reader {
       this.index++;
     }
     if (contentIndent === -1) unsure();
+    // `yaml` ends a block scalar past the newline of its last content line; where blank lines follow it, where it ends
+    // depends on their spaces and the chomping: left to `yaml`.
+    const lastRaw = raw[raw.length - 1];
+    if (this.nodes && this.text.slice(lastRaw.start, lastRaw.end).trim() === '') unsure();
+    const scalarEnd = lastRaw.end < this.end ? lastRaw.end + 1 : lastRaw.end;
     // Leading blank lines longer than the content's indentation are an error in `yaml`; blank lines keep what is
     // past the indentation.
     const lines: string[] = [];
@@ -495,7 +577,7 @@ class Reader {
     else value += '\n' + '\n'.repeat(trailing);
     this.skipBlank();
     if (this.index < this.lines.length && this.lines[this.index].indent > indent) unsure();
-    return value;
+    return this.nodes ? this.scalar(value, at, scalarEnd) : value;
   }
 }
 
@@ -506,14 +588,31 @@ function resolveKey(text: string): string {
 }
 
 /**
+ * The root node of a document `fastParseDocument` reads, as `yaml` nodes with the ranges `yaml` gives them (scalars'
+ * values, collections and their items; no comments, no source tokens): what locating a finding needs, without
+ * `yaml`'s lexer, parser and composer. Undefined where the reader is not sure of a range: parse with `yaml` then.
+ */
+export function fastDocumentNode(text: string, span: DocumentSpan, limits: Limits): YamlNode | undefined {
+  if (!readable(text, span, limits)) return undefined;
+  try {
+    return new Reader(text, span.start, span.end, limits.maxDepth, true).read() as unknown as YamlNode;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tabs, carriage returns, anchors and aliases, tags and directives anywhere, or too large: `yaml` reads those documents. */
+function readable(text: string, span: DocumentSpan, limits: Limits): boolean {
+  if (span.end - span.start > limits.maxDocumentBytes) return false;
+  return !/[\t\r]|(?:^|[\s\[{,])[&*!]|^%/m.test(text.slice(span.start, span.end));
+}
+
+/**
  * The document in `span` as `yaml`'s `toJS()` would give it, or undefined when this reader is not sure (then parse
  * it with `yaml`). Only a document whose top level is a map is read.
  */
 export function fastParseDocument(text: string, span: DocumentSpan, limits: Limits): Record<string, unknown> | undefined {
-  if (span.end - span.start > limits.maxDocumentBytes) return undefined;
-  const source = text.slice(span.start, span.end);
-  // Tabs, carriage returns, anchors and aliases, tags and directives anywhere: `yaml` reads those documents.
-  if (/[\t\r]|(?:^|[\s\[{,])[&*!]|^%/m.test(source)) return undefined;
+  if (!readable(text, span, limits)) return undefined;
   try {
     const value = new Reader(text, span.start, span.end, limits.maxDepth).read();
     // As `yaml`'s values are after parsing: what JSON cannot hold (.inf, .nan) becomes what the API server sees.

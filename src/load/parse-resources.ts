@@ -3,7 +3,7 @@
 // `pvlint/limit` diagnostic; the other documents still count. Nothing here throws on any input.
 import { type Document, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import { resolveLimits, type Limits } from './limits.js';
-import { fastParseDocument } from './fast-yaml.js';
+import { fastDocumentNode, fastParseDocument } from './fast-yaml.js';
 import { regionOf } from './source-file.js';
 import { hasSourceComments } from '../render/helm-stream.js';
 import { templateMarkers } from './template-file.js';
@@ -144,13 +144,17 @@ function makeNodeLazy(resource: Resource, file: SourceFile, span: DocumentSpan, 
 const REPARSED = new WeakMap<SourceFile, Map<number, YamlNode | null>>();
 
 /**
- * The node of an object whose document was parsed and then let go: the document is parsed again (once per file and
- * document) from the same text, so positions are those of the first parse.
+ * The node of an object whose document was parsed and then let go: the document is read again (once per file and
+ * document) from the same text, so positions are those of the first parse. Plain block YAML is read by the fast
+ * reader into nodes with `yaml`'s ranges; anything else is parsed with `yaml` again.
  */
 export function reparsedNode(file: SourceFile, span: DocumentSpan, items: readonly number[], limits: Partial<Limits> | undefined): YamlNode {
   let nodes = REPARSED.get(file);
   if (!nodes) REPARSED.set(file, (nodes = new Map()));
-  if (!nodes.has(span.start)) nodes.set(span.start, (parseSpan(file.text, limits, span).documents[0]?.contents as YamlNode | null | undefined) ?? null);
+  if (!nodes.has(span.start)) {
+    const root = (useFastReader ? fastDocumentNode(file.text, span, resolveLimits(limits)) : undefined) ?? (parseSpan(file.text, limits, span).documents[0]?.contents as YamlNode | null | undefined);
+    nodes.set(span.start, root ?? null);
+  }
   const root = nodes.get(span.start);
   if (!root) throw new Error(`pvlint: document at offset ${span.start} of ${file.path} did not parse again`);
   return itemNode(root, items);

@@ -21,6 +21,12 @@ import type { SourceCache } from './source-cache.js';
 import type { SourceLocation } from '../types.js';
 import { trackTemporaryDirectory } from './interrupt.js';
 
+/** A wrapper kustomization with files beside it (names relative to the wrapper directory). */
+export interface WrapperFiles {
+  kustomization: string;
+  files: Record<string, string>;
+}
+
 export interface KustomizeRenderOptions {
   /** `['kustomize', 'build']` or `['kubectl', 'kustomize']`; the directory is appended. */
   command: readonly string[];
@@ -44,7 +50,7 @@ export interface KustomizeRenderOptions {
    * The wrapper kustomization's text instead of the plain one (a GitOps controller's overlay); `relative` turns an
    * absolute path into the entry kustomize needs. Such renders are not cached.
    */
-  wrapper?: (relative: (absPath: string) => string) => string;
+  wrapper?: (relative: (absPath: string) => string) => string | WrapperFiles;
 }
 
 function rootLocation(cache: SourceCache, dir: string): SourceLocation {
@@ -71,7 +77,13 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
     const wrapped = !path.isAbsolute(relative);
     if (wrapped && options.wrapper) {
       const relativeEntry = (abs: string) => path.relative(wrapper, realpathSync(abs)).split(path.sep).join('/');
-      await writeFile(path.join(wrapper, 'kustomization.yaml'), options.wrapper(relativeEntry));
+      const written = options.wrapper(relativeEntry);
+      if (typeof written === 'string') {
+        await writeFile(path.join(wrapper, 'kustomization.yaml'), written);
+      } else {
+        await writeFile(path.join(wrapper, 'kustomization.yaml'), written.kustomization);
+        for (const [name, text] of Object.entries(written.files)) await writeFile(path.join(wrapper, name), text);
+      }
     } else if (wrapped) {
       // A Component cannot be a resource; kustomize builds one alone when it is listed as a component.
       const field = loadKustomization(cache, dir)?.isComponent ? 'components' : 'resources';

@@ -10,7 +10,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { splitDocuments, type DocumentSpan } from '../../src/load/document-scan.js';
-import { fastParseDocument } from '../../src/load/fast-yaml.js';
+import { fastDocumentNode, fastParseDocument } from '../../src/load/fast-yaml.js';
+import { makeSourceFile } from '../../src/load/source-file.js';
+import { locateInNode } from '../../src/load/locate-node.js';
+import type { Node as YamlNode } from 'yaml';
 import { resolveLimits } from '../../src/load/limits.js';
 import { setFastReader } from '../../src/load/parse-resources.js';
 import { documentToJS, parseSpan } from '../../src/load/yaml-stream.js';
@@ -38,6 +41,38 @@ function same(a: unknown, b: unknown): boolean {
 interface Tally {
   documents: number;
   read: number;
+  /** Documents whose positions the fast reader gave. */
+  located?: number;
+}
+
+/** Every path into `value`, and beside each map and list one that is not there (a finding's "is not set here"). */
+function pathsOf(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(prefix);
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => pathsOf(item, [...prefix, i], out));
+    out.push([...prefix, value.length]);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) pathsOf(item, [...prefix, key], out);
+    out.push([...prefix, 'absent', 'deeper']);
+  }
+  return out;
+}
+
+/** Where every path of the document is, located in the fast reader's nodes and in `yaml`'s: the same regions. */
+function comparePositions(text: string, span: DocumentSpan, value: unknown, where: string, tally: Tally): void {
+  const node = fastDocumentNode(text, span, LIMITS);
+  if (node === undefined) return;
+  tally.located = (tally.located ?? 0) + 1;
+  const expected = parseSpan(text, LIMITS, span).documents[0].contents as YamlNode;
+  // Where the resource ends too (graphs place findings by it).
+  assert.equal(node.range, expected.range, `${where}: the document's range differs in ${JSON.stringify(text.slice(span.start, span.end))}`);
+  const file = makeSourceFile('/x.yaml', 'x.yaml', text);
+  for (const p of pathsOf(value)) {
+    const [fast, slow] = [locateInNode(file, node, p), locateInNode(file, expected, p)];
+    if (!isDeepStrictEqual(fast, slow)) {
+      assert.equal(fast, slow, `${where}: positions differ at ${p.join('.')} in\n${text.slice(span.start, span.end)}`);
+    }
+  }
 }
 
 /** Compares every document of `text`; returns how many the fast reader read. */
@@ -54,6 +89,7 @@ function compare(text: string, where: string, tally: Tally): void {
     if (!same(value, expected!.value)) {
       assert.equal(value, expected!.value, `${where}: values differ for\n${text.slice(span.start, span.end)}\nfast: ${JSON.stringify(value)}\nyaml: ${JSON.stringify(expected!.value)}`);
     }
+    comparePositions(text, span, value, where, tally);
   }
 }
 
@@ -157,6 +193,7 @@ fast('generated documents: the same value as yaml wherever the fast reader reads
   }
   // Not vacuous: many generated documents are plain enough for the fast reader, many are not.
   assert.ok(tally.read > tally.documents * 0.1 && tally.read < tally.documents * 0.9, `read ${tally.read} of ${tally.documents}`);
+  assert.ok((tally.located ?? 0) > tally.read * 0.5, `positions of ${tally.located} of the ${tally.read} read`);
 });
 
 fast('the cases the two readers could disagree on are left to yaml or read the same', () => {
@@ -253,6 +290,7 @@ fast('mutated manifests of examples/ and test/fixtures/: the same value as yaml 
     }
   }
   assert.ok(tally.read > tally.documents * 0.3, `read ${tally.read} of ${tally.documents}`);
+  assert.ok((tally.located ?? 0) > tally.read * 0.5, `positions of ${tally.located} of the ${tally.read} read`);
 });
 
 fast('lint() gives the same report with the fast reader and with yaml alone (examples/)', async () => {
