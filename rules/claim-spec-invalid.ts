@@ -4,7 +4,7 @@ import { defineRule } from '../src/define-rule.js';
 import { WORKLOAD_KINDS, getPath, type PodTemplate } from '../src/model/pod-templates.js';
 import { isPlaceholder } from '../src/model/placeholder.js';
 import { parseQuantity } from '../src/model/quantity.js';
-import { containerLabel, twinsOf, podSpecRejection } from '../src/model/wiring.js';
+import { containerLabel, podSpecRejection } from '../src/model/wiring.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
 const SUPPORTED_MODES = ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'];
@@ -154,7 +154,7 @@ spec:
     }
     for (const target of targets) {
       const spec = isObject(target.spec) ? target.spec : {};
-      const twins = target.resource.kind === 'PersistentVolumeClaim' ? twinsOf(model, target.resource) : [];
+      const twins = target.resource.kind === 'PersistentVolumeClaim' ? model.twinsOf(target.resource) : [];
       const twinSets = (path: JsonPath) => twins.some((twin) => getPath(twin.object, path) != null);
       const base = { target: target.label, when: target.when };
       const modes = spec.accessModes;

@@ -2,7 +2,7 @@
 import { defineRule } from '../src/define-rule.js';
 import { isPlaceholder } from '../src/model/claim-objects.js';
 import { WORKLOAD_KINDS } from '../src/model/pod-templates.js';
-import { isKnownProvisioner, OTHER_KNOWN_PROVISIONERS, typoCandidates } from '../src/model/provisioner-names.js';
+import { OTHER_KNOWN_PROVISIONERS } from '../src/model/provisioner-names.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
 interface NameUse {
@@ -95,8 +95,8 @@ volumeBindingMode: WaitForFirstConsumer
     }
     for (const use of uses) {
       if (typeof use.name !== 'string' || use.name.trim() === '' || isPlaceholder(use.name)) continue;
-      if (isKnownProvisioner(model, use.name)) continue;
-      const [candidate] = typoCandidates(model, use.name.trim());
+      if (model.isKnownProvisioner(use.name)) continue;
+      const [candidate] = model.provisionerTypoCandidates(use.name.trim());
       if (!candidate) continue;
       const owner = use.role === 'inline' ? `${use.resource.kind} "${use.resource.name}": inline CSI volume` : `${use.resource.kind} "${use.resource.name}"`;
       const field = use.role === 'class' ? 'names provisioner' : 'names driver';

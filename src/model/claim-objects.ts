@@ -4,6 +4,7 @@
 // volume mode, selector) read them all through `claimObjectsOf`, so templates are checked like the PVCs they become.
 import type { JsonPath, Resource } from '../types.js';
 import { statefulSetClaimName, type ClaimTemplate, type PodTemplate, type PodVolume } from './pod-templates.js';
+import type { PodCount } from './pod-count.js';
 import type { StorageModel } from './storage-model.js';
 
 export type ClaimOrigin = 'pvc' | 'claim-template' | 'ephemeral';
@@ -24,6 +25,8 @@ export interface ClaimObject {
   claimName: string;
   /** Pod template of the workload (templates only). */
   template?: PodTemplate;
+  /** How many pods of that template run at once (templates only; `model.podCount`). */
+  podCount?: PodCount;
   claimTemplate?: ClaimTemplate;
   volume?: PodVolume;
 }
@@ -37,12 +40,11 @@ export function claimPath(claim: ClaimObject, ...rest: (string | number)[]): Jso
   return [...claim.path, ...rest];
 }
 
-const cache = new WeakMap<StorageModel, ClaimObject[]>();
-
-/** Every claim-shaped object of the scope, in document order: PVCs, then each workload's claim templates. */
-export function claimObjectsOf(model: StorageModel): readonly ClaimObject[] {
-  const cached = cache.get(model);
-  if (cached) return cached;
+/**
+ * Every claim-shaped object of the scope, in document order: PVCs, then each workload's claim templates. The model
+ * keeps the list (`model.claimObjects()`).
+ */
+export function collectClaimObjects(model: StorageModel): ClaimObject[] {
   const claims: ClaimObject[] = [];
   for (const pvc of model.claimsOf()) {
     claims.push({
@@ -59,7 +61,7 @@ export function claimObjectsOf(model: StorageModel): readonly ClaimObject[] {
         origin: 'claim-template', resource: workload, path: claimTemplate.path, object: claimTemplate.object, namespace,
         label: `volumeClaimTemplate "${claimTemplate.name}" of StatefulSet "${workload.name}"`,
         claimName: statefulSetClaimName(claimTemplate.name, workload.name, 0),
-        template, claimTemplate,
+        template, podCount: model.podCount(template), claimTemplate,
       });
     }
     for (const volume of template.volumes) {
@@ -70,11 +72,10 @@ export function claimObjectsOf(model: StorageModel): readonly ClaimObject[] {
         origin: 'ephemeral', resource: workload, path: volume.ephemeralTemplate!.path, object, namespace,
         label: `ephemeral volume "${volume.name}" of ${template.kind} "${workload.name}"`,
         claimName: `${podName}-${volume.name}`,
-        template, volume,
+        template, podCount: model.podCount(template), volume,
       });
     }
   }
-  cache.set(model, claims);
   return claims;
 }
 
@@ -103,10 +104,13 @@ export function asClaimResource(claim: ClaimObject, name = claim.claimName): Res
   return resource;
 }
 
-/** How many PVCs a template creates at once, when the workload says: StatefulSet replicas, 1 for a Pod; undefined otherwise. */
+/**
+ * How many PVCs a template creates at once, when the workload says: its written replicas (StatefulSet), 1 for a Pod;
+ * undefined otherwise.
+ */
 export function claimCopies(claim: ClaimObject): number | undefined {
   if (claim.origin === 'pvc') return 1;
-  const replicas = claim.template?.replicas;
+  const replicas = claim.podCount?.replicas;
   if (!replicas) return undefined;
   if (replicas.kind === 'count') return replicas.count;
   return undefined;

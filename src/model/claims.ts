@@ -1,7 +1,7 @@
 // What the bundle tells about a claim's storage: its effective access modes and volume mode, the PV it is bound to,
 // the driver behind it and whether that driver attaches volumes to one node (catalogue §5 `attachable(pvc)`, §7).
 import type { Resource } from '../types.js';
-import { driverCapabilities, inTreeSourceProvisioner, normaliseProvisioner, type DriverInfo } from './provisioners.js';
+import { inTreeSourceProvisioner, normaliseProvisioner, type DriverInfo } from './provisioners.js';
 import type { Lookup, StorageModel } from './storage-model.js';
 
 export const RWO = 'ReadWriteOnce';
@@ -90,14 +90,14 @@ export interface ClaimDriver {
 }
 
 /** The driver of a PV in the bundle: `spec.csi.driver`, or the in-tree source it is written with. */
-export function driverOfVolume(pv: Resource): ClaimDriver | undefined {
+export function driverOfVolume(model: StorageModel, pv: Resource): ClaimDriver | undefined {
   const csiDriver = pv.object?.spec?.csi?.driver;
   if (typeof csiDriver === 'string' && csiDriver !== '') {
-    return { name: csiDriver, info: driverCapabilities(csiDriver), source: { via: 'pv-csi', pv } };
+    return { name: csiDriver, info: model.driverCapabilities(csiDriver), source: { via: 'pv-csi', pv } };
   }
   const inTree = inTreeSourceProvisioner(pv.object?.spec);
   if (inTree) {
-    return { name: inTree.provisioner, info: driverCapabilities(inTree.provisioner), source: { via: 'pv-in-tree', pv, source: inTree.source } };
+    return { name: inTree.provisioner, info: model.driverCapabilities(inTree.provisioner), source: { via: 'pv-in-tree', pv, source: inTree.source } };
   }
   return undefined;
 }
@@ -108,7 +108,7 @@ export function driverOfVolume(pv: Resource): ClaimDriver | undefined {
  */
 export function driverOfClaim(model: StorageModel, pvc: Resource, bound = boundVolumeOf(model, pvc)): ClaimDriver {
   if (bound) {
-    const fromVolume = driverOfVolume(bound.pv);
+    const fromVolume = driverOfVolume(model, bound.pv);
     if (fromVolume) return fromVolume;
   }
   return driverOfClaimClass(model, pvc.object);
@@ -134,7 +134,7 @@ export function driverOfClaimClass(model: StorageModel, claim: unknown, from?: R
   if (typeof provisioner !== 'string' || provisioner === '') {
     return { name: undefined, info: undefined, source: { via: 'none', why: `StorageClass "${effective.name}" names no provisioner` } };
   }
-  return { name: provisioner, info: driverCapabilities(provisioner), source: { via: 'class', storageClass: lookup.value, defaulted: effective.defaulted } };
+  return { name: provisioner, info: model.driverCapabilities(provisioner), source: { via: 'class', storageClass: lookup.value, defaulted: effective.defaulted } };
 }
 
 /**
@@ -264,9 +264,12 @@ export function claimStorage(model: StorageModel, pvc: Resource): ClaimStorage {
  * How strictly one node is enforced for a claim: `rwop` = one pod cluster-wide (scheduler + kubelet);
  * `attach` = RWO on an attachable volume, the attach/detach controller refuses a second node (IsMultiAttachAllowed is
  * false only when the PV modes have neither ReadWriteMany nor ReadOnlyMany); `none` = RWO is only a label here;
- * `unknown` = the driver is unknown. Undefined when the modes are not single-node at all (RWX, ROX only, none).
+ * `unknown` = the driver is unknown.
  */
-export function singleNodeEnforcement(storage: ClaimStorage): 'rwop' | 'attach' | 'none' | 'unknown' | undefined {
+export type Enforcement = 'rwop' | 'attach' | 'none' | 'unknown';
+
+/** How strictly one node is enforced for a claim (see Enforcement); undefined when the modes are not single-node at all (RWX, ROX only, none). */
+export function singleNodeEnforcement(storage: ClaimStorage): Enforcement | undefined {
   const modes = storage.accessModes;
   if (modes.includes(RWOP)) return 'rwop';
   if (!modes.includes(RWO) || modes.includes(RWX)) return undefined;
@@ -284,21 +287,6 @@ export function describeDriver(storage: ClaimStorage): string {
   return 'unknown driver';
 }
 
-/**
- * Every PVC in the bundle by `namespace/name`, with all its definitions: one scope may hold the same claim written
- * several times (independent examples, overlays side by side), and each definition can differ.
- */
-export function claimDefinitionIndex(model: StorageModel): Map<string, Resource[]> {
-  const index = new Map<string, Resource[]>();
-  for (const pvc of model.claimsOf()) {
-    const key = `${model.namespaceOf(pvc) ?? model.defaultNamespace}/${pvc.name}`;
-    const list = index.get(key);
-    if (list) list.push(pvc);
-    else index.set(key, [pvc]);
-  }
-  return index;
-}
-
 function directoryDepthInCommon(a: string, b: string): number {
   const da = a.split('/').slice(0, -1);
   const db = b.split('/').slice(0, -1);
@@ -312,9 +300,9 @@ function directoryDepthInCommon(a: string, b: string): number {
  * else the deepest common directory; on a tie, a definition in a file without pod templates (a stand-alone claim)
  * before one bundled with another app's workloads, else the first. With a single definition, that one.
  */
-export function closestDefinition(definitions: readonly Resource[], from: Resource, model?: StorageModel): Resource {
+export function closestDefinition<R extends Resource>(definitions: readonly R[], from: Resource, model?: StorageModel): R {
   if (definitions.length === 1) return definitions[0];
-  const workloadFiles = new Set(model ? model.templates.map((t) => t.workload.file) : []);
+  const workloadFiles: ReadonlySet<unknown> = model ? model.workloadFiles() : new Set();
   let best = definitions[0];
   let bestScore = -1;
   for (const definition of definitions) {
