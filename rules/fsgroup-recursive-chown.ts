@@ -2,11 +2,12 @@
 // applied at all because of the driver's fsGroupPolicy.
 import { defineRule } from '../src/define-rule.js';
 import { RWO, RWOP, RWX } from '../src/model/claims.js';
-import { effectiveCsiDriver, networkFileSystem } from '../src/model/csi-drivers.js';
+import { networkFileSystem, type EffectiveCsiDriver } from '../src/model/csi-drivers.js';
 import { effectiveUser, fsGroupOf, podContainers, usesOfContainer, volumeNamed } from '../src/model/mounts.js';
 import { WORKLOAD_KINDS } from '../src/model/pod-templates.js';
 import { compareQuantities, parseQuantity } from '../src/model/quantity.js';
 import { requestedStorage, type ResolvedClaim } from '../src/model/volume-claims.js';
+import type { StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath } from '../src/types.js';
 
 interface Options {
@@ -21,7 +22,7 @@ const ORIGIN: Record<ResolvedClaim['origin'], string> = {
 };
 
 /** Whether the kubelet applies fsGroup to the claim's volume: `yes`, `no` (with why), or `unknown`. */
-function fsGroupApplied(model: Parameters<typeof effectiveCsiDriver>[0], claim: ResolvedClaim): { applied: 'yes' | 'no' | 'unknown'; why: string; csiDriver?: ReturnType<typeof effectiveCsiDriver> } {
+function fsGroupApplied(model: StorageModel, claim: ResolvedClaim): { applied: 'yes' | 'no' | 'unknown'; why: string; csiDriver?: EffectiveCsiDriver } {
   const storage = claim.storage;
   const driverName = storage.driver.name;
   const csi = driverName ? model.effectiveCsiDriver(driverName) : undefined;

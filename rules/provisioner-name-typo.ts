@@ -8,7 +8,8 @@ import type { JsonPath, Resource } from '../src/types.js';
 interface NameUse {
   resource: Resource;
   path: JsonPath;
-  name: string;
+  /** The name as written (any YAML value; only strings are checked). */
+  name: unknown;
   /** What the name is used for, and what happens when no driver answers to it. */
   role: 'class' | 'volume' | 'snapshot-class' | 'inline';
 }

@@ -5,6 +5,7 @@
 import type { JsonPath, Resource } from '../types.js';
 import { statefulSetClaimName, type ClaimTemplate, type PodTemplate, type PodVolume } from './pod-templates.js';
 import type { PodCount } from './pod-count.js';
+import type { ClaimShape } from './views.js';
 import type { StorageModel } from './storage-model.js';
 
 export type ClaimOrigin = 'pvc' | 'claim-template' | 'ephemeral';
@@ -16,7 +17,7 @@ export interface ClaimObject {
   /** Path of the claim-shaped object (`metadata` + `spec`) inside `resource`; `[]` for a PVC. */
   path: JsonPath;
   /** The claim-shaped object: a PVC's object, a volumeClaimTemplates entry, an ephemeral volumeClaimTemplate. */
-  object: any;
+  object: ClaimShape;
   /** The namespace the PVC lives (or will live) in. */
   namespace: string;
   /** `PersistentVolumeClaim "data"`, `volumeClaimTemplate "data" of StatefulSet "pg"`, `ephemeral volume "scratch" of Deployment "web"`. */

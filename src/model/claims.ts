@@ -3,6 +3,7 @@
 import type { Resource } from '../types.js';
 import { inTreeSourceProvisioner, normaliseProvisioner, type DriverInfo } from './provisioners.js';
 import type { Lookup, StorageModel } from './storage-model.js';
+import type { CsiDriverResource, StorageClassResource, VolumeResource } from './views.js';
 
 export const RWO = 'ReadWriteOnce';
 export const ROX = 'ReadOnlyMany';
@@ -30,7 +31,7 @@ export function splitClaimKey(claimKey: string): { namespace: string; name: stri
 }
 
 export interface BoundVolume {
-  pv: Resource;
+  pv: VolumeResource;
   /** `volumeName` on the claim, or the PV's `claimRef` reserving the claim. */
   via: 'volumeName' | 'claimRef';
 }
@@ -50,7 +51,7 @@ export function boundVolumeOf(model: StorageModel, pvc: Resource): BoundVolume |
  * The PersistentVolume named `name`: with several PV documents of that name in the scope (independent samples side
  * by side), the one written closest to `from` (see closestDefinition); else the model's lookup.
  */
-export function volumeFor(model: StorageModel, name: string, from?: Resource): Lookup<Resource> {
+export function volumeFor(model: StorageModel, name: string, from?: Resource): Lookup<VolumeResource> {
   if (from) {
     const definitions = model.volumesNamed(name);
     if (definitions.length > 1) return { status: 'found', value: closestDefinition(definitions, from, model) };
@@ -59,7 +60,7 @@ export function volumeFor(model: StorageModel, name: string, from?: Resource): L
 }
 
 /** The PVs whose claimRef reserves `pvc`, the ones written closest to it: those in unrelated sample directories are left out. */
-export function volumesReserving(model: StorageModel, pvc: Resource): readonly Resource[] {
+export function volumesReserving(model: StorageModel, pvc: Resource): readonly VolumeResource[] {
   const namespace = model.namespaceOf(pvc) ?? model.defaultNamespace;
   return nearestDefinitions(model.volumesClaiming(namespace, pvc.name), pvc);
 }
@@ -68,7 +69,7 @@ export function volumesReserving(model: StorageModel, pvc: Resource): readonly R
  * Of several objects that all answer one lookup (PVs reserving one claim name, in independent sample directories),
  * those written as close to `from` as the closest of them: the same file, else the deepest common directory.
  */
-export function nearestDefinitions(definitions: readonly Resource[], from: Resource): readonly Resource[] {
+export function nearestDefinitions<R extends Resource>(definitions: readonly R[], from: Resource): readonly R[] {
   if (definitions.length <= 1) return definitions;
   const score = (d: Resource) => (d.file === from.file ? Number.MAX_SAFE_INTEGER : directoryDepthInCommon(d.file.path, from.file.path));
   const best = Math.max(...definitions.map(score));
@@ -78,7 +79,7 @@ export function nearestDefinitions(definitions: readonly Resource[], from: Resou
 export type DriverSource =
   | { via: 'pv-csi'; pv: Resource }
   | { via: 'pv-in-tree'; pv: Resource; source: string }
-  | { via: 'class'; storageClass: Resource; defaulted: boolean }
+  | { via: 'class'; storageClass: StorageClassResource; defaulted: boolean }
   | { via: 'none'; why: string };
 
 export interface ClaimDriver {
@@ -141,7 +142,7 @@ export function driverOfClaimClass(model: StorageModel, claim: unknown, from?: R
  * The StorageClass named `name`: with `from`, and several StorageClass documents of that name in the scope (independent
  * examples side by side), the one written closest to `from` (see closestDefinition); else the model's lookup.
  */
-export function storageClassFor(model: StorageModel, name: string, from?: Resource): Lookup<Resource> {
+export function storageClassFor(model: StorageModel, name: string, from?: Resource): Lookup<StorageClassResource> {
   if (from) {
     const definitions = model.classesNamed(name);
     if (definitions.length > 1) return { status: 'found', value: closestDefinition(definitions, from, model) };
@@ -158,7 +159,7 @@ export interface Attachability {
   /** Why, in Kubernetes terms (for messages). */
   reason: string;
   /** The CSIDriver object that decided it, when one did. */
-  csiDriver?: Resource;
+  csiDriver?: CsiDriverResource;
 }
 
 /**

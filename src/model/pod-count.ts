@@ -1,14 +1,15 @@
 // How many pods of a workload may run at once: the workload's own count (replicas, Job/CronJob parallelism, one Pod,
 // one per node for a DaemonSet) together with a HorizontalPodAutoscaler that scales it. Rules ask the model
 // (`model.podCount(template)`), which finds the autoscaler; this is the only place the two are combined.
-import type { JsonPath, Resource } from '../types.js';
+import type { JsonPath } from '../types.js';
 import type { PodTemplate, Replicas } from './pod-templates.js';
+import type { AutoscalerResource } from './views.js';
 
 /** A HorizontalPodAutoscaler of the scope whose `scaleTargetRef` names the workload. */
 export interface Autoscaler {
   /** `spec.maxReplicas`. */
   max: number;
-  hpa: Resource;
+  hpa: AutoscalerResource;
 }
 
 interface PodCountBase {
@@ -27,7 +28,7 @@ export type PodCount = PodCountBase & (
   /** One pod on every eligible node (DaemonSet). */
   | { kind: 'per-node' }
   /** An autoscaler allows more than one pod: up to `max`. */
-  | { kind: 'autoscaled'; max: number; hpa: Resource }
+  | { kind: 'autoscaled'; max: number; hpa: AutoscalerResource }
   /** A fixed count: `field` is what sets it (`pod` for a bare Pod, always 1). */
   | { kind: 'count'; count: number; field: 'replicas' | 'parallelism' | 'pod' }
   /** The count field is not an integer (an unrendered template value, a string). */

@@ -10,7 +10,7 @@ import type { RemovedObject } from './removed-objects.js';
 import { declaredClassResource, parseKubernetesVersion, type ClusterFacts, type DriverOverride, type KubernetesVersion } from './cluster-facts.js';
 import { driverCapabilities, driverOverrideTable, type DriverInfo, type DriverOverrideTable } from './provisioners.js';
 import { podCountOf, type Autoscaler, type PodCount } from './pod-count.js';
-import type { ClaimShape, ClaimResource, CsiDriverResource, StorageClassResource, VolumeResource } from './views.js';
+import type { AutoscalerResource, ClaimShape, ClaimResource, CsiDriverResource, PersistentVolume, StorageClassResource, VolumeResource } from './views.js';
 import * as claims from './claims.js';
 import * as binding from './binding.js';
 import * as claimObjects from './claim-objects.js';
@@ -161,6 +161,7 @@ export class StorageModel {
   private claimObjectList: readonly claimObjects.ClaimObject[] | undefined;
   private workloadFileSet: ReadonlySet<SourceFile> | undefined;
   private gitopsSourceIndex: gitops.GitopsIndex | undefined;
+  private readonly templatesByWorkload = new Map<Resource, PodTemplate>();
   private readonly podCounts = new Map<PodTemplate, PodCount>();
   private readonly databaseVolumeMaps = new Map<PodTemplate, ReadonlyMap<string, statefulData.DatabaseVolume>>();
 
@@ -220,13 +221,16 @@ export class StorageModel {
           const target = resource.object?.spec?.scaleTargetRef;
           const max = resource.object?.spec?.maxReplicas;
           if (target?.kind && target?.name && typeof max === 'number') {
-            this.autoscalers.set(`${target.kind}/${ns}/${target.name}`, { max, hpa: resource });
+            this.autoscalers.set(`${target.kind}/${ns}/${target.name}`, { max, hpa: resource as AutoscalerResource });
           }
           break;
         }
       }
       const template = podTemplateOf(resource);
-      if (template) templates.push(template);
+      if (template) {
+        templates.push(template);
+        this.templatesByWorkload.set(resource, template);
+      }
     }
     this.templates = templates;
     for (const template of templates) {
@@ -407,10 +411,11 @@ export class StorageModel {
   }
 
   /** §1.2 for PVs: no class means "". */
-  classOfVolume(volume: any): string {
-    const annotation = volume?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
+  classOfVolume(volume: unknown): string {
+    const pv = volume as PersistentVolume | undefined;
+    const annotation = pv?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
     if (annotation != null) return String(annotation);
-    const spec = volume?.spec?.storageClassName;
+    const spec = pv?.spec?.storageClassName;
     return spec == null ? '' : String(spec);
   }
 
@@ -440,6 +445,11 @@ export class StorageModel {
   }
 
   // ---- Workloads and the claims they use
+
+  /** The pod template of a workload of the scope; undefined for other kinds and for a workload without a pod spec. */
+  templateOf(workload: Resource): PodTemplate | undefined {
+    return this.templatesByWorkload.get(workload);
+  }
 
   /** How many pods of the template may run at once: its replicas / parallelism with the HPA that scales it (see pod-count.ts). */
   podCount(template: PodTemplate): PodCount {
@@ -537,17 +547,17 @@ export class StorageModel {
 
   /** The PersistentVolume `name`, the definition closest to `from` when the scope has several. */
   volumeFor(name: string, from?: Resource): Lookup<VolumeResource> {
-    return claims.volumeFor(this, name, from) as Lookup<VolumeResource>;
+    return claims.volumeFor(this, name, from);
   }
 
   /** The PVs whose claimRef reserves `pvc`, the ones written closest to it. */
   volumesReserving(pvc: Resource): readonly VolumeResource[] {
-    return claims.volumesReserving(this, pvc) as readonly VolumeResource[];
+    return claims.volumesReserving(this, pvc);
   }
 
   /** The StorageClass `name`, the definition closest to `from` when the scope has several. */
   storageClassFor(name: string, from?: Resource): Lookup<StorageClassResource> {
-    return claims.storageClassFor(this, name, from) as Lookup<StorageClassResource>;
+    return claims.storageClassFor(this, name, from);
   }
 
   /** The driver behind a claim: its bound PV's, else its effective class's provisioner. */

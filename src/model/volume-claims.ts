@@ -7,6 +7,7 @@ import { claimStorage, closestDefinition, type ClaimStorage } from './claims.js'
 import { volumeNamed, type PodVolumeRef } from './mounts.js';
 import { getPath, statefulSetClaimName, type PodTemplate } from './pod-templates.js';
 import type { StorageModel } from './storage-model.js';
+import type { ClaimShape } from './views.js';
 
 export interface ResolvedClaim {
   /** `pvc`: a PersistentVolumeClaim object; `claim-template`: StatefulSet volumeClaimTemplates; `ephemeral`: a generic ephemeral volume. */
@@ -14,7 +15,7 @@ export interface ResolvedClaim {
   /** The claim's name (PVC name, or the template's name). */
   name: string;
   /** The claim-shaped object (`metadata`, `spec`). */
-  object: any;
+  object: ClaimShape;
   /** The resource that holds the claim: the PVC, or the workload for templates. */
   owner: Resource;
   /** Path of the claim object inside `owner` (`[]` for a PVC). */
