@@ -105,13 +105,10 @@ spec:
       const sts = template.workload;
       const count = model.podCount(template);
       const hpa = count.autoscaler;
+      const replicasPath = count.countPath;
       let pods: string | undefined;
-      let replicasPath: JsonPath = ['spec', 'replicas'];
       if (count.kind === 'autoscaled') pods = `up to ${count.max} replicas (HorizontalPodAutoscaler "${count.hpa.name}")`;
-      else if (count.kind === 'count' && count.count > 1) {
-        pods = `${count.count} replicas`;
-        replicasPath = count.replicas.path;
-      }
+      else if (count.kind === 'count' && count.count > 1) pods = `${count.count} replicas`;
       if (!pods) continue;
       const done = new Set<string>();
       for (const volume of template.volumes) {

@@ -268,6 +268,13 @@ export class StorageModel {
     return this.all;
   }
 
+  /** Every document of a kind, in document order; the storage kinds as their typed views. */
+  ofKind(kind: 'PersistentVolumeClaim'): readonly ClaimResource[];
+  ofKind(kind: 'PersistentVolume'): readonly VolumeResource[];
+  ofKind(kind: 'StorageClass'): readonly StorageClassResource[];
+  ofKind(kind: 'CSIDriver'): readonly CsiDriverResource[];
+  ofKind(kind: 'HorizontalPodAutoscaler'): readonly AutoscalerResource[];
+  ofKind(kind: string): readonly Resource[];
   ofKind(kind: string): readonly Resource[] {
     if (this.deferred.has(kind)) this.materialize(kind);
     return this.byKind.get(kind) ?? [];
@@ -353,7 +360,7 @@ export class StorageModel {
 
   /** Every PVC document of the scope, in document order. */
   claimsOf(): readonly ClaimResource[] {
-    return this.ofKind('PersistentVolumeClaim') as readonly ClaimResource[];
+    return this.ofKind('PersistentVolumeClaim');
   }
 
   /** Every pod template use of the claim `namespace/name`. */

@@ -42,4 +42,14 @@ test('no rule imports a function that takes the model', () => {
   assert.equal(found, []);
 });
 
+test('pod counts come from model.podCount, never from a workload field or an autoscaler lookup of the rule', () => {
+  const found: string[] = [];
+  for (const { name, text } of sourcesIn(path.join(PROJECT_ROOT, 'rules'))) {
+    text.split('\n').forEach((line, i) => {
+      if (/\.autoscalerOf\(|\btemplate\??\.replicas\b|\.object\??\.spec\??\.(replicas|parallelism)\b|'(replicas|parallelism)'\]/.test(line)) found.push(`${name}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.equal(found, []);
+});
+
 test.run();
