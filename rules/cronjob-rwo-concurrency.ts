@@ -1,6 +1,6 @@
 // R19: a CronJob whose runs may overlap (concurrencyPolicy Allow) writes a ReadWriteOnce(Pod) claim.
 import { defineRule } from '../src/define-rule.js';
-import { describeDriver, singleNodeEnforcement, RWOP, type Enforcement } from '../src/model/claims.js';
+import { describeDriver, singleNodeEnforcement, singleNodeMode, type Enforcement } from '../src/model/claims.js';
 import { volumeNamed } from '../src/model/mounts.js';
 import type { JsonPath } from '../src/types.js';
 
@@ -132,7 +132,7 @@ spec:
           data: {
             cronJob: cronJob.name,
             policy: raw == null ? 'no concurrencyPolicy (Allow by default)' : 'concurrencyPolicy: Allow',
-            mode: storage.accessModes.includes(RWOP) ? 'ReadWriteOncePod' : 'ReadWriteOnce',
+            mode: singleNodeMode(storage),
             claim: claim.name,
             driver: storage.driver.name !== undefined ? ` (${describeDriver(storage)})` : '',
             consequence: CONSEQUENCE[enforcement],

@@ -1,7 +1,7 @@
 // A Job or CronJob mounts a ReadWriteOnce claim that another workload also uses, with no activeDeadlineSeconds or a
 // long one: a stuck run keeps the volume attached to its node (or, for ReadWriteOncePod, owns it) that long.
 import { defineRule } from '../src/define-rule.js';
-import { describeDriver, nearestDefinitions, singleNodeEnforcement, RWOP, type Enforcement } from '../src/model/claims.js';
+import { describeDriver, nearestDefinitions, singleNodeEnforcement, singleNodeMode, type Enforcement } from '../src/model/claims.js';
 import { volumeNamed } from '../src/model/mounts.js';
 import type { PodTemplate } from '../src/model/pod-templates.js';
 import { type ResolvedClaim } from '../src/model/volume-claims.js';
@@ -222,7 +222,7 @@ spec:
         const storage = claim.storage;
         const common = {
           kind: template.kind, job: template.workload.name,
-          mode: storage.accessModes.includes(RWOP) ? 'ReadWriteOncePod' : 'ReadWriteOnce',
+          mode: singleNodeMode(storage),
           claim: claim.name, driver: storage.driver.name !== undefined ? ` (${describeDriver(storage)})` : '',
           otherKind: other.template.kind, other: other.template.workload.name, hold: HOLD[enforcement], max,
         };

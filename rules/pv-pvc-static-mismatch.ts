@@ -1,11 +1,11 @@
 // R01: a claim that can only bind a pre-created PersistentVolume matches none of the PVs in the repo.
 import { defineRule } from '../src/define-rule.js';
+import { NO_PROVISIONER } from '../src/model/provisioners.js';
 import { type VolumeVerdict } from '../src/model/binding.js';
 import { nearestDefinitions } from '../src/model/claims.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 import type { Resource } from '../src/types.js';
 
-const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
 interface Expectation {
   /** Why the claim waits for a static PV, in Kubernetes terms. */

@@ -2,11 +2,11 @@
 // Admission gives the claim the cluster's default class, so it binds only PVs of that class and is provisioned a new,
 // empty volume; the PV (an NFS export, a restored EBS volume) is never used.
 import { defineRule } from '../src/define-rule.js';
+import { NO_PROVISIONER } from '../src/model/provisioners.js';
 import { asClaimResource, claimPath, claimTemplateNames, type ClaimObject } from '../src/model/claim-objects.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 import type { Resource } from '../src/types.js';
 
-const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
 /** What the PV holds, in the terms its author used: `EBS volume vol-0abc`, `NFS export nfs.example.com:/exports/a`. */
 export function describeVolumeSource(pv: Resource): string {

@@ -1,8 +1,8 @@
 // R05: a claim with spec.selector whose class provisions volumes, and no PersistentVolume in the repo matches it.
 import { defineRule } from '../src/define-rule.js';
+import { NO_PROVISIONER } from '../src/model/provisioners.js';
 import { asClaimResource, claimPath, claimTemplateNames, isPlaceholder } from '../src/model/claim-objects.js';
 
-const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
 export default defineRule({
   id: 'pvc-selector-dynamic-provisioning',

@@ -1,6 +1,6 @@
 // R17: a ReadWriteOnce / ReadWriteOncePod claim is used by pods that may run on different nodes.
 import { defineRule } from '../src/define-rule.js';
-import { describeDriver, singleNodeEnforcement, ROX, RWOP, type ClaimStorage, type Enforcement } from '../src/model/claims.js';
+import { describeDriver, singleNodeEnforcement, singleNodeMode, ROX, type ClaimStorage, type Enforcement } from '../src/model/claims.js';
 import { WORKLOAD_KINDS, type PodTemplate, type PodVolume } from '../src/model/pod-templates.js';
 import { databaseProductOf } from '../src/model/workload-database.js';
 import type { ClaimUse, StorageModel } from '../src/model/storage-model.js';
@@ -39,10 +39,6 @@ function multiplicityOf(model: StorageModel, template: PodTemplate): Multiplicit
 const SEVERITY: Record<Enforcement, Severity> = { rwop: 'error', attach: 'error', none: 'warning', unknown: 'warning' };
 const RANK: Record<Enforcement, number> = { rwop: 4, attach: 3, unknown: 2, none: 1 };
 
-function modeOf(storage: ClaimStorage): string {
-  return storage.accessModes.includes(RWOP) ? 'ReadWriteOncePod' : 'ReadWriteOnce';
-}
-
 function consequence(storage: ClaimStorage, enforcement: Enforcement): string {
   switch (enforcement) {
     case 'rwop':
@@ -62,7 +58,7 @@ function consequence(storage: ClaimStorage, enforcement: Enforcement): string {
 
 function claimText(storage: ClaimStorage): string {
   const driver = storage.driver.name !== undefined ? ` (${describeDriver(storage)})` : '';
-  return `${modeOf(storage)} PersistentVolumeClaim "${storage.pvc.name}"${driver}`;
+  return `${singleNodeMode(storage)} PersistentVolumeClaim "${storage.pvc.name}"${driver}`;
 }
 
 interface Entry {

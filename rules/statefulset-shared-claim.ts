@@ -1,6 +1,6 @@
 // R20: a StatefulSet with several replicas mounts one claim from its pod template instead of volumeClaimTemplates.
 import { defineRule } from '../src/define-rule.js';
-import { describeDriver, singleNodeEnforcement, RWOP, type Enforcement } from '../src/model/claims.js';
+import { describeDriver, singleNodeEnforcement, singleNodeMode, type Enforcement } from '../src/model/claims.js';
 import { volumeNamed } from '../src/model/mounts.js';
 import type { JsonPath, Severity } from '../src/types.js';
 
@@ -136,7 +136,7 @@ spec:
           resource: sts, path: claimNamePath, messageId: 'shared', severity: SEVERITY[enforcement],
           data: {
             statefulSet: sts.name, pods,
-            mode: storage.accessModes.includes(RWOP) ? 'ReadWriteOncePod' : 'ReadWriteOnce',
+            mode: singleNodeMode(storage),
             claim: claim.name, driver: storage.driver.name !== undefined ? ` (${describeDriver(storage)})` : '',
             consequence: CONSEQUENCE[enforcement],
           },

@@ -9,6 +9,8 @@ export const RWO = 'ReadWriteOnce';
 export const ROX = 'ReadOnlyMany';
 export const RWX = 'ReadWriteMany';
 export const RWOP = 'ReadWriteOncePod';
+/** Every access mode the API accepts on a claim. */
+export const ACCESS_MODES: readonly string[] = [RWO, ROX, RWX, RWOP];
 
 const HOSTNAME = 'kubernetes.io/hostname';
 
@@ -276,6 +278,11 @@ export function singleNodeEnforcement(storage: ClaimStorage): Enforcement | unde
   if (!modes.includes(RWO) || modes.includes(RWX)) return undefined;
   if (modes.includes(ROX)) return 'none';
   return storage.attach.value === 'yes' ? 'attach' : storage.attach.value === 'no' ? 'none' : 'unknown';
+}
+
+/** The single-node access mode a claim has, for messages: ReadWriteOncePod when it has it, else ReadWriteOnce. */
+export function singleNodeMode(storage: ClaimStorage): 'ReadWriteOncePod' | 'ReadWriteOnce' {
+  return storage.accessModes.includes(RWOP) ? 'ReadWriteOncePod' : 'ReadWriteOnce';
 }
 
 /** A short description of the claim's driver for messages: `driver ebs.csi.aws.com`, `StorageClass "gp3" (not in the repo)`. */

@@ -437,6 +437,9 @@ export const IN_TREE_TO_CSI: Readonly<Record<string, string>> = {
   'kubernetes.io/portworx-volume': 'pxd.portworx.com',
 };
 
+/** The provisioner of StorageClasses for statically provisioned volumes (local PVs): it creates nothing. */
+export const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
+
 /** The provisioner name §7 is looked up by: in-tree names that CSI migration redirects become the CSI driver name. */
 export function normaliseProvisioner(name: string): string {
   const trimmed = name.trim();
