@@ -1,7 +1,7 @@
 // Everything in a scope that becomes a PersistentVolumeClaim: PVC documents, StatefulSet `volumeClaimTemplates` (one
 // PVC per replica, `<template>-<statefulset>-<ordinal>`) and generic ephemeral volumes' `ephemeral.volumeClaimTemplate`
 // (one PVC per pod, `<pod>-<volume>`). Claim rules that reason about one claim's own spec (its class, access modes,
-// volume mode, selector) read them all through `claimObjectsOf`, so templates are checked like the PVCs they become.
+// volume mode, selector) read them all through `model.claimObjects()`, so templates are checked like the PVCs they become.
 import type { JsonPath, Resource } from '../types.js';
 import { statefulSetClaimName, type ClaimTemplate, type PodTemplate, type PodVolume } from './pod-templates.js';
 import type { PodCount } from './pod-count.js';

@@ -233,16 +233,16 @@ export function volumeNodePin(driver: ClaimDriver, bound: BoundVolume | undefine
 
 /** Everything the workload rules need to know about one claim in the bundle. */
 export interface ClaimStorage {
-  pvc: Resource;
-  bound: BoundVolume | undefined;
+  readonly pvc: Resource;
+  readonly bound: BoundVolume | undefined;
   /** Effective access modes: the bound PV's when it is in the bundle (they decide attach behaviour), else the claim's. */
-  accessModes: string[];
-  accessModesFrom: 'pv' | 'pvc';
-  volumeMode: string;
-  driver: ClaimDriver;
-  attach: Attachability;
+  readonly accessModes: readonly string[];
+  readonly accessModesFrom: 'pv' | 'pvc';
+  readonly volumeMode: string;
+  readonly driver: ClaimDriver;
+  readonly attach: Attachability;
   /** Set when the volume forces every pod onto one node. */
-  nodePin: string | undefined;
+  readonly nodePin: string | undefined;
 }
 
 export function claimStorage(model: StorageModel, pvc: Resource): ClaimStorage {

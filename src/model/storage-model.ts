@@ -123,7 +123,7 @@ export class StorageModel {
   readonly meshDefaults: MeshDefaults;
   /** The cluster's Kubernetes version when configuration states it. */
   readonly kubernetesVersion: KubernetesVersion | undefined;
-  /** Driver capability overrides from configuration; driverCapabilities() applies them while rules run. */
+  /** Driver capability overrides from configuration; driverCapabilities(name) lays them over the table. */
   readonly driverOverrides: readonly DriverOverride[];
   /** Objects the repository removes from this environment (see removed-objects.ts). */
   readonly removed: readonly RemovedObject[];
@@ -164,6 +164,9 @@ export class StorageModel {
   private readonly templatesByWorkload = new Map<Resource, PodTemplate>();
   private readonly podCounts = new Map<PodTemplate, PodCount>();
   private readonly databaseVolumeMaps = new Map<PodTemplate, ReadonlyMap<string, statefulData.DatabaseVolume>>();
+  /** Storage facts of the scope's PVC documents (stand-ins for claim templates are computed each time). */
+  private readonly claimStorages = new Map<Resource, claims.ClaimStorage>();
+  private newestDefault: { value: StorageClassResource | undefined } | undefined;
 
   constructor(resources: readonly Resource[], options: ModelOptions) {
     this.scope = options.scope;
@@ -437,13 +440,16 @@ export class StorageModel {
     return chosen ? { name: chosen.name, defaulted: true, defaultClass: chosen } : { name: undefined };
   }
 
+  /** The default StorageClass the API server gives a claim without a class: the newest of the defaults (§1.3). */
   newestDefaultClass(): StorageClassResource | undefined {
-    if (this.defaultClasses.length === 0) return undefined;
-    return [...this.defaultClasses].sort((a, b) => {
-      const ta = String(a.object?.metadata?.creationTimestamp ?? '');
-      const tb = String(b.object?.metadata?.creationTimestamp ?? '');
-      return tb.localeCompare(ta) || a.name.localeCompare(b.name);
-    })[0];
+    this.newestDefault ??= {
+      value: [...this.defaultClasses].sort((a, b) => {
+        const ta = String(a.object?.metadata?.creationTimestamp ?? '');
+        const tb = String(b.object?.metadata?.creationTimestamp ?? '');
+        return tb.localeCompare(ta) || a.name.localeCompare(b.name);
+      })[0],
+    };
+    return this.newestDefault.value;
   }
 
   /** HPA maxReplicas for a workload when an HPA in the scope targets it. */
@@ -539,7 +545,14 @@ export class StorageModel {
 
   /** The claim's storage facts: access modes, volume mode, bound PV, driver, attach, node pin. */
   claimStorage(pvc: Resource): claims.ClaimStorage {
-    return claims.claimStorage(this, pvc);
+    if (!this.isClaimDocument(pvc)) return claims.claimStorage(this, pvc);
+    let storage = this.claimStorages.get(pvc);
+    if (!storage) this.claimStorages.set(pvc, (storage = claims.claimStorage(this, pvc)));
+    return storage;
+  }
+
+  private isClaimDocument(resource: Resource): boolean {
+    return resource.kind === 'PersistentVolumeClaim' && this.claimDefinitions(this.namespaceOf(resource) ?? '', resource.name).includes(resource as ClaimResource);
   }
 
   /** Storage facts of a claim written inside a workload (claim template, ephemeral volume), read as the PVC `instanceName`. */

@@ -175,6 +175,11 @@ spec:
     ['data', 'claim-template:StatefulSet'],
   ]);
   assert.is(m.claimObjects(), m.claimObjects(), 'claim objects are built once per model');
+  const shared = m.claimsOf()[0];
+  assert.is(m.claimStorage(shared), m.claimStorage(shared), 'a PVC document\'s storage facts are computed once');
+  assert.is(m.claimStorage(shared).accessModes[0], 'ReadWriteMany');
+  const standIn = { ...shared, object: { spec: { accessModes: ['ReadWriteOnce'] } } };
+  assert.is(m.claimStorage(standIn).accessModes[0], 'ReadWriteOnce', 'a stand-in of the same name is not answered from the cache');
   const fromTemplate = m.claimObjects().find((c) => c.origin === 'claim-template')!;
   assert.is(fromTemplate.podCount, m.podCount(template(m, 'db')), 'claim objects carry the model\'s pod count');
 });
