@@ -1,6 +1,6 @@
 // R43: Argo CD tracking metadata in a StatefulSet volumeClaimTemplate, copied onto every generated claim.
 import { defineRule } from '../src/define-rule.js';
-import { ARGO_INSTANCE_LABEL, ARGO_TRACKING_ID, INSTANCE_LABEL, annotationsOf, labelsOf, managingTools } from '../src/model/gitops.js';
+import { ARGO_INSTANCE_LABEL, ARGO_TRACKING_ID, INSTANCE_LABEL, annotationsOf, labelsOf } from '../src/model/gitops.js';
 import type { JsonPath, Severity } from '../src/types.js';
 
 export default defineRule({
@@ -98,7 +98,7 @@ spec:
           report({ resource: template.workload, path: hit.path, messageId: 'tracking', data: { ...base, key: hit.key, value: hit.value, kind: hit.kind } });
         }
         if (found.length === 0 && labels[INSTANCE_LABEL] !== undefined) {
-          if (!managingTools(model, template.workload).some((t) => t.tool === 'argocd')) continue;
+          if (!model.managingTools(template.workload).some((t) => t.tool === 'argocd')) continue;
           const severity: Severity = 'note';
           report({ resource: template.workload, path: at('labels', INSTANCE_LABEL), messageId: 'instanceLabel', severity, data: { ...base, value: labels[INSTANCE_LABEL] } });
         }

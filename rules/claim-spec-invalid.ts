@@ -1,13 +1,13 @@
 // A PVC, a StatefulSet claim template or a generic ephemeral volume's claim template that claim validation rejects:
 // no access modes, no storage request, an unknown access mode, a storage request that is zero or not a quantity.
 import { defineRule } from '../src/define-rule.js';
+import { ACCESS_MODES } from '../src/model/claims.js';
 import { WORKLOAD_KINDS, getPath, type PodTemplate } from '../src/model/pod-templates.js';
 import { isPlaceholder } from '../src/model/placeholder.js';
 import { parseQuantity } from '../src/model/quantity.js';
-import { containerLabel, twinsOf, podSpecRejection } from '../src/model/wiring.js';
+import { containerLabel, podSpecRejection } from '../src/model/wiring.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
-const SUPPORTED_MODES = ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'];
 
 interface Target {
   resource: Resource;
@@ -74,7 +74,7 @@ export default defineRule({
         `${d.target} ${d.empty ? 'has an empty accessModes list' : 'sets no accessModes'}; claim validation fails with ` +
         `"spec.accessModes: Required value: at least 1 access mode is required", and ${d.when}.`,
       badAccessMode: (d: { target: string; mode: string; when: string }) =>
-        `${d.target} requests access mode "${d.mode}", which is not one of ${SUPPORTED_MODES.join(', ')}; claim validation rejects it (Unsupported value), and ${d.when}.`,
+        `${d.target} requests access mode "${d.mode}", which is not one of ${ACCESS_MODES.join(', ')}; claim validation rejects it (Unsupported value), and ${d.when}.`,
       mixedRwop: (d: { target: string; when: string }) =>
         `${d.target} combines ReadWriteOncePod with other access modes; claim validation fails with "may not use ReadWriteOncePod with other access modes", and ${d.when}.`,
       noStorage: (d: { target: string; limitsOnly: boolean; when: string }) =>
@@ -154,7 +154,7 @@ spec:
     }
     for (const target of targets) {
       const spec = isObject(target.spec) ? target.spec : {};
-      const twins = target.resource.kind === 'PersistentVolumeClaim' ? twinsOf(model, target.resource) : [];
+      const twins = target.resource.kind === 'PersistentVolumeClaim' ? model.twinsOf(target.resource) : [];
       const twinSets = (path: JsonPath) => twins.some((twin) => getPath(twin.object, path) != null);
       const base = { target: target.label, when: target.when };
       const modes = spec.accessModes;
@@ -171,7 +171,7 @@ spec:
       } else {
         const strings = modes.map(String);
         // `${ACCESS_MODE}`: filled in later (Flux post-build, envsubst); not a mode to judge.
-        const unknown = strings.find((mode) => !SUPPORTED_MODES.includes(mode) && !isPlaceholder(mode));
+        const unknown = strings.find((mode) => !ACCESS_MODES.includes(mode) && !isPlaceholder(mode));
         if (unknown !== undefined) {
           report({
             resource: target.resource,

@@ -1,11 +1,9 @@
 // R19: a CronJob whose runs may overlap (concurrencyPolicy Allow) writes a ReadWriteOnce(Pod) claim.
 import { defineRule } from '../src/define-rule.js';
-import { describeDriver, singleNodeEnforcement, RWOP } from '../src/model/claims.js';
+import { describeDriver, singleNodeEnforcement, singleNodeMode, type Enforcement } from '../src/model/claims.js';
 import { volumeNamed } from '../src/model/mounts.js';
-import { claimOfVolume } from '../src/model/volume-claims.js';
 import type { JsonPath } from '../src/types.js';
 
-type Enforcement = 'rwop' | 'attach' | 'none' | 'unknown';
 
 const CONSEQUENCE: Record<Enforcement, string> = {
   rwop: 'ReadWriteOncePod admits one pod, so an overlapping run stays Pending until the earlier one ends',
@@ -121,7 +119,7 @@ spec:
         if (!writes) continue;
         const ref = volumeNamed(template, volume.name);
         if (!ref) continue;
-        const claim = claimOfVolume(model, template, ref);
+        const claim = model.claimOfVolume(template, ref);
         if (!claim || claim === 'external' || claim.origin !== 'pvc') continue;
         const enforcement = singleNodeEnforcement(claim.storage);
         if (!enforcement) continue;
@@ -134,7 +132,7 @@ spec:
           data: {
             cronJob: cronJob.name,
             policy: raw == null ? 'no concurrencyPolicy (Allow by default)' : 'concurrencyPolicy: Allow',
-            mode: storage.accessModes.includes(RWOP) ? 'ReadWriteOncePod' : 'ReadWriteOnce',
+            mode: singleNodeMode(storage),
             claim: claim.name,
             driver: storage.driver.name !== undefined ? ` (${describeDriver(storage)})` : '',
             consequence: CONSEQUENCE[enforcement],

@@ -1,6 +1,6 @@
 // R35: an inline CSI volume (volumes[].csi) of a driver that does not support the Ephemeral lifecycle mode.
 import { defineRule } from '../src/define-rule.js';
-import { CSIDRIVER_API, effectiveCsiDriver } from '../src/model/csi-drivers.js';
+import { CSIDRIVER_API } from '../src/model/csi-drivers.js';
 import { WORKLOAD_KINDS } from '../src/model/pod-templates.js';
 import type { JsonPath } from '../src/types.js';
 
@@ -80,7 +80,7 @@ spec:
         if (typeof driver !== 'string' || driver === '') continue;
         const path: JsonPath = [...volume.path, 'csi', 'driver'];
         const base = { kind: template.kind, workload: template.workload.name, volume: volume.name, driver };
-        const csi = effectiveCsiDriver(model, driver);
+        const csi = model.effectiveCsiDriver(driver);
         if (!csi) {
           report({ resource: template.workload, path, messageId: 'unknownDriver', severity: 'note', data: base });
           continue;

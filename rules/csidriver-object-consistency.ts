@@ -1,9 +1,9 @@
 // R36: what a CSIDriver object in the repo changes for the claims of its driver — attachRequired: false turns off the
 // single-node protection of ReadWriteOnce — and CSIDriver objects whose attachRequired contradicts the driver.
 import { defineRule } from '../src/define-rule.js';
-import { claimDefinitionIndex, claimStorage, closestDefinition, RWO, RWOP, RWX, splitClaimKey } from '../src/model/claims.js';
+import { RWO, RWOP, RWX } from '../src/model/claims.js';
 import { CSIDRIVER_API, shippedCsiDriver } from '../src/model/csi-drivers.js';
-import { driverCapabilities, normaliseProvisioner } from '../src/model/provisioners.js';
+import { normaliseProvisioner } from '../src/model/provisioners.js';
 import type { Resource } from '../src/types.js';
 
 export default defineRule({
@@ -66,20 +66,18 @@ spec:
     },
   },
   check({ model, report }) {
-    const definitions = claimDefinitionIndex(model);
     const drivers = new Map<string, Resource>();
     for (const csiDriver of model.ofKind('CSIDriver')) if (!drivers.has(csiDriver.name)) drivers.set(csiDriver.name, csiDriver);
 
     // RWO claims of drivers without attach, from the workloads' point of view.
     const rwoClaims = new Map<string, Set<string>>();
-    for (const claimKey of model.usedClaimKeys()) {
-      const written = definitions.get(claimKey);
-      if (!written) continue;
-      const { namespace, name } = splitClaimKey(claimKey);
-      const uses = model.usesOfClaim(namespace, name).filter((u) => u.writes);
+    for (const claim of model.mountedClaims()) {
+      if (claim.definitions.length === 0) continue;
+      const { namespace, name } = claim;
+      const uses = claim.uses.filter((u) => u.writes);
       if (uses.length === 0) continue;
-      const pvc = closestDefinition(written, uses[0].template.workload, model);
-      const storage = claimStorage(model, pvc);
+      const pvc = model.closestClaimDefinition(namespace, name, uses[0].template.workload)!;
+      const storage = model.claimStorage(pvc);
       const modes = storage.accessModes;
       if (!modes.includes(RWO) || modes.includes(RWX) || modes.includes(RWOP)) continue;
       const csiDriver = storage.attach.csiDriver;
@@ -97,7 +95,7 @@ spec:
       }
       const name = normaliseProvisioner(csiDriver.name);
       const shipped = shippedCsiDriver(name);
-      const table = driverCapabilities(name)?.capabilities.attach;
+      const table = model.driverCapabilities(name)?.capabilities.attach;
       let expected: boolean | undefined;
       let source = '';
       if (shipped && !shipped.volumeLifecycleModes.includes('Persistent')) continue; // inline-only drivers never attach

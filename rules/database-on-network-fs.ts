@@ -3,7 +3,6 @@ import { defineRule } from '../src/define-rule.js';
 import { networkFileSystem, networkFileSystemOfClass, networkFileSystemOfVolume, softMountOption, type NetworkFs } from '../src/model/csi-drivers.js';
 import { databaseContainer } from '../src/model/databases.js';
 import { coveringMount, podContainers } from '../src/model/mounts.js';
-import { claimOfVolume } from '../src/model/volume-claims.js';
 import { containerLabel } from '../src/model/wiring.js';
 import type { JsonPath, Resource, Severity } from '../src/types.js';
 import { ownEntry } from '../src/engine/own-entry.js';
@@ -115,7 +114,7 @@ spec:
             fs = { name: ownEntry(INLINE_FS, ref.volume.source) ?? ref.volume.source, mountOptions: undefined };
             path = [...ref.volume.path, ref.volume.source];
           } else {
-            const claim = claimOfVolume(model, template, ref);
+            const claim = model.claimOfVolume(template, ref);
             if (!claim || claim === 'external') continue;
             fs = networkFileSystem(claim.storage);
             path = ref.volume ? [...ref.volume.path, 'persistentVolumeClaim', 'claimName'] : [...claim.path, 'spec', 'storageClassName'];

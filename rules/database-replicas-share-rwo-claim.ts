@@ -1,10 +1,9 @@
 // Several pods of one workload run a database server on the same ReadWriteOnce claim. ReadWriteOnce is per node, so
 // pods that land on one node both mount it read-write and both servers open one data directory.
 import { defineRule } from '../src/define-rule.js';
-import { claimStorage, describeDriver, RWO, RWOP, RWX } from '../src/model/claims.js';
+import { describeDriver, RWO, RWOP, RWX } from '../src/model/claims.js';
 import { databaseContainer } from '../src/model/databases.js';
 import { podContainers, usesOfContainer } from '../src/model/mounts.js';
-import { selfCoLocated } from '../src/model/placement.js';
 import type { PodTemplate } from '../src/model/pod-templates.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath } from '../src/types.js';
@@ -12,12 +11,11 @@ import type { JsonPath } from '../src/types.js';
 /** Kinds whose pod count is a replica count of identical pods; DaemonSets put one pod per node, StatefulSets are statefulset-shared-claim's. */
 const KINDS = new Set(['Deployment', 'ReplicaSet', 'ReplicationController', 'Rollout']);
 
-function podCount(model: StorageModel, template: PodTemplate): { count: number; text: string; path: JsonPath } | undefined {
-  const hpa = model.autoscalerOf(template.workload);
-  const replicas = template.replicas;
-  const path: JsonPath = replicas.kind === 'count' && replicas.path[0] !== 'kind' ? replicas.path : ['spec', 'replicas'];
-  if (hpa && hpa.max > 1) return { count: hpa.max, text: `up to ${hpa.max} pods (HorizontalPodAutoscaler "${hpa.hpa.name}")`, path };
-  if (replicas.kind === 'count' && replicas.count > 1) return { count: replicas.count, text: `${replicas.count} replicas`, path: replicas.path };
+/** More than one pod of the template at once: how many, said for the message, and where. */
+function severalPods(model: StorageModel, template: PodTemplate): { count: number; text: string; path: JsonPath } | undefined {
+  const count = model.podCount(template);
+  if (count.kind === 'autoscaled') return { count: count.max, text: `up to ${count.max} pods (HorizontalPodAutoscaler "${count.hpa.name}")`, path: count.countPath };
+  if (count.kind === 'count' && count.count > 1) return { count: count.count, text: `${count.count} replicas`, path: count.replicas.path };
   return undefined;
 }
 
@@ -127,7 +125,7 @@ spec:
   check({ model, report }) {
     for (const template of model.templates) {
       if (!KINDS.has(template.kind)) continue;
-      const pods = podCount(model, template);
+      const pods = severalPods(model, template);
       if (!pods) continue;
       const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
       const reported = new Set<string>();
@@ -140,11 +138,11 @@ spec:
           if (!volume?.claimName || volume.readOnly) continue;
           const lookup = model.lookupClaim(namespace, volume.claimName);
           if (lookup.status !== 'found' || lookup.value.kind !== 'pvc') continue;
-          const storage = claimStorage(model, lookup.value.resource);
+          const storage = model.claimStorage(lookup.value.resource);
           const modes = storage.accessModes;
           if (!modes.includes(RWO) || modes.includes(RWX) || modes.includes(RWOP)) continue;
           reported.add(use.volumeName);
-          const pinned = selfCoLocated(model, template) || storage.nodePin !== undefined;
+          const pinned = model.selfCoLocated(template) || storage.nodePin !== undefined;
           report({
             resource: template.workload,
             path: [...volume.path, 'persistentVolumeClaim', 'claimName'],

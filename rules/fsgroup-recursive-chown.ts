@@ -2,11 +2,12 @@
 // applied at all because of the driver's fsGroupPolicy.
 import { defineRule } from '../src/define-rule.js';
 import { RWO, RWOP, RWX } from '../src/model/claims.js';
-import { effectiveCsiDriver, networkFileSystem } from '../src/model/csi-drivers.js';
+import { networkFileSystem, type EffectiveCsiDriver } from '../src/model/csi-drivers.js';
 import { effectiveUser, fsGroupOf, podContainers, usesOfContainer, volumeNamed } from '../src/model/mounts.js';
 import { WORKLOAD_KINDS } from '../src/model/pod-templates.js';
 import { compareQuantities, parseQuantity } from '../src/model/quantity.js';
-import { claimOfVolume, requestedStorage, type ResolvedClaim } from '../src/model/volume-claims.js';
+import { requestedStorage, type ResolvedClaim } from '../src/model/volume-claims.js';
+import type { StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath } from '../src/types.js';
 
 interface Options {
@@ -21,10 +22,10 @@ const ORIGIN: Record<ResolvedClaim['origin'], string> = {
 };
 
 /** Whether the kubelet applies fsGroup to the claim's volume: `yes`, `no` (with why), or `unknown`. */
-function fsGroupApplied(model: Parameters<typeof effectiveCsiDriver>[0], claim: ResolvedClaim): { applied: 'yes' | 'no' | 'unknown'; why: string; csiDriver?: ReturnType<typeof effectiveCsiDriver> } {
+function fsGroupApplied(model: StorageModel, claim: ResolvedClaim): { applied: 'yes' | 'no' | 'unknown'; why: string; csiDriver?: EffectiveCsiDriver } {
   const storage = claim.storage;
   const driverName = storage.driver.name;
-  const csi = driverName ? effectiveCsiDriver(model, driverName) : undefined;
+  const csi = driverName ? model.effectiveCsiDriver(driverName) : undefined;
   const singleNode = (storage.accessModes.includes(RWO) || storage.accessModes.includes(RWOP)) && !storage.accessModes.includes(RWX);
   const network = networkFileSystem(storage);
   if (csi?.fsGroupPolicy === 'None') return { applied: 'no', why: `CSIDriver "${driverName}" has fsGroupPolicy: None`, csiDriver: csi };
@@ -160,7 +161,7 @@ spec:
       for (const name of mounted) {
         const ref = volumeNamed(template, name);
         if (!ref) continue;
-        const claim = claimOfVolume(model, template, ref);
+        const claim = model.claimOfVolume(template, ref);
         if (!claim || claim === 'external') continue;
         const applied = fsGroupApplied(model, claim);
         const base = { kind: template.kind, workload: template.workload.name, fsGroup, origin: ORIGIN[claim.origin], claim: claim.name };

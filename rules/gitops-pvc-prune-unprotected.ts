@@ -1,7 +1,7 @@
 // R41: a stand-alone PVC (or a Delete-policy PV) that the Helm / Argo CD / Flux tooling managing it would delete.
 import { defineRule } from '../src/define-rule.js';
-import { ARGO_SYNC_OPTIONS, TOOL_NAMES, deletionExposure } from '../src/model/gitops.js';
-import { databaseVolumes, reclaimOfClaim, reclaimOfVolume, type DatabaseVolume } from '../src/model/stateful-data.js';
+import { ARGO_SYNC_OPTIONS, TOOL_NAMES } from '../src/model/gitops.js';
+import { reclaimOfVolume, type DatabaseVolume } from '../src/model/stateful-data.js';
 import type { JsonPath, Resource, Severity } from '../src/types.js';
 
 function list(items: string[]): string {
@@ -90,7 +90,7 @@ spec:
     for (const resource of candidates) {
       const annotations = resource.object?.metadata?.annotations ?? {};
       if (annotations['helm.sh/hook'] != null || annotations['argocd.argoproj.io/hook'] != null) continue;
-      const { tools, exposures, protection } = deletionExposure(model, resource);
+      const { tools, exposures, protection } = model.deletionExposure(resource);
       if (exposures.length === 0) continue;
 
       // What is at stake: database data, and whether the volume goes with the claim.
@@ -99,10 +99,10 @@ spec:
       if (resource.kind === 'PersistentVolumeClaim') {
         const namespace = model.namespaceOf(resource) ?? model.defaultNamespace;
         for (const use of model.usesOfClaim(namespace, resource.name)) {
-          db = databaseVolumes(use.template).get(use.volume.name);
+          db = model.databaseVolumes(use.template).get(use.volume.name);
           if (db) break;
         }
-        deletesData = reclaimOfClaim(model, resource.object, resource).policy === 'Delete';
+        deletesData = model.reclaimOfClaim(resource.object, resource).policy === 'Delete';
       } else {
         deletesData = true;
       }

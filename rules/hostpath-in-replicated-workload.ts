@@ -1,6 +1,5 @@
 // R25: a workload that can run on any node writes its data to a hostPath directory (or a hostPath PV).
 import { defineRule } from '../src/define-rule.js';
-import { boundVolumeOf, claimDefinitionIndex, closestDefinition } from '../src/model/claims.js';
 import { databaseContainer } from '../src/model/databases.js';
 import { coveringMount, isWithin, podContainers, usesOfContainer } from '../src/model/mounts.js';
 import { nodePinOf } from '../src/model/placement.js';
@@ -133,7 +132,6 @@ spec:
     },
   },
   check({ model, report }) {
-    const definitions = claimDefinitionIndex(model);
     const pvFindings = new Set<Resource>();
     for (const template of model.templates) {
       if (!KINDS.has(template.kind)) continue;
@@ -170,10 +168,9 @@ spec:
         const writes = !volume.readOnly && template.uses.some((u) => u.volumeName === volume.name && !u.readOnly);
         if (!writes) continue;
         const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
-        const written = definitions.get(`${namespace}/${volume.claimName}`);
-        if (!written) continue;
-        const pvc = closestDefinition(written, template.workload, model);
-        const bound = boundVolumeOf(model, pvc);
+        const pvc = model.closestClaimDefinition(namespace, volume.claimName, template.workload);
+        if (!pvc) continue;
+        const bound = model.boundVolumeOf(pvc);
         const pv = bound?.pv;
         const hostPath = pv?.object?.spec?.hostPath?.path;
         if (!pv || typeof hostPath !== 'string' || pv.object?.spec?.nodeAffinity?.required != null || pvFindings.has(pv)) continue;

@@ -1,10 +1,10 @@
 // A Job or CronJob mounts a ReadWriteOnce claim that another workload also uses, with no activeDeadlineSeconds or a
 // long one: a stuck run keeps the volume attached to its node (or, for ReadWriteOncePod, owns it) that long.
 import { defineRule } from '../src/define-rule.js';
-import { describeDriver, nearestDefinitions, singleNodeEnforcement, RWOP } from '../src/model/claims.js';
+import { describeDriver, nearestDefinitions, singleNodeEnforcement, singleNodeMode, type Enforcement } from '../src/model/claims.js';
 import { volumeNamed } from '../src/model/mounts.js';
 import type { PodTemplate } from '../src/model/pod-templates.js';
-import { claimOfVolume, type ResolvedClaim } from '../src/model/volume-claims.js';
+import { type ResolvedClaim } from '../src/model/volume-claims.js';
 import type { JsonPath, Severity } from '../src/types.js';
 
 interface Options {
@@ -22,9 +22,10 @@ function seconds(value: number): string {
   return `${value} s`;
 }
 
-type Enforcement = 'rwop' | 'attach' | 'unknown';
-const SEVERITY: Record<Enforcement, Severity> = { rwop: 'warning', attach: 'warning', unknown: 'note' };
-const HOLD: Record<Enforcement, string> = {
+/** The enforcements that make a second pod wait (`none` lets it run). */
+type Blocking = Exclude<Enforcement, 'none'>;
+const SEVERITY: Record<Blocking, Severity> = { rwop: 'warning', attach: 'warning', unknown: 'note' };
+const HOLD: Record<Blocking, string> = {
   rwop: 'while it runs, no other pod can use the ReadWriteOncePod claim',
   attach: 'while it runs, the volume stays attached to its node, so pods of the other workload that are (re)scheduled to another node cannot attach it (Multi-Attach error)',
   unknown: 'while it runs, the volume may stay attached to its node, and pods of the other workload on another node then cannot attach it',
@@ -201,7 +202,7 @@ spec:
         if (uses.length === 0) continue;
         const writes = !volume.readOnly && uses.some((use) => !use.readOnly);
         const ref = volumeNamed(template, volume.name);
-        const claim: ResolvedClaim | 'external' | undefined = ref ? claimOfVolume(model, template, ref) : undefined;
+        const claim: ResolvedClaim | 'external' | undefined = ref ? model.claimOfVolume(template, ref) : undefined;
         if (!claim || claim === 'external' || claim.origin !== 'pvc') continue;
         const enforcement = singleNodeEnforcement(claim.storage);
         if (enforcement !== 'rwop' && enforcement !== 'attach' && enforcement !== 'unknown') continue;
@@ -221,7 +222,7 @@ spec:
         const storage = claim.storage;
         const common = {
           kind: template.kind, job: template.workload.name,
-          mode: storage.accessModes.includes(RWOP) ? 'ReadWriteOncePod' : 'ReadWriteOnce',
+          mode: singleNodeMode(storage),
           claim: claim.name, driver: storage.driver.name !== undefined ? ` (${describeDriver(storage)})` : '',
           otherKind: other.template.kind, other: other.template.workload.name, hold: HOLD[enforcement], max,
         };

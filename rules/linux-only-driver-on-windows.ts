@@ -4,7 +4,6 @@ import { volumeNamed } from '../src/model/mounts.js';
 import { podNodeTerms } from '../src/model/node-selector.js';
 import { WORKLOAD_KINDS, type PodTemplate } from '../src/model/pod-templates.js';
 import { normaliseProvisioner } from '../src/model/provisioners.js';
-import { claimOfVolume } from '../src/model/volume-claims.js';
 import type { JsonPath, RuleReference } from '../src/types.js';
 
 const OS_LABEL = 'kubernetes.io/os';
@@ -140,7 +139,7 @@ spec:
           driver = typeof ref.source?.driver === 'string' ? ref.source.driver : undefined;
           path = [...ref.volume.path, 'csi', 'driver'];
         } else {
-          const claim = claimOfVolume(model, template, ref);
+          const claim = model.claimOfVolume(template, ref);
           if (!claim || claim === 'external') continue;
           driver = claim.storage.driver.name;
           path = ref.volume ? [...ref.volume.path, ...(ref.volume.claimName !== undefined ? ['persistentVolumeClaim', 'claimName'] : [])] : ref.claimTemplate?.path;

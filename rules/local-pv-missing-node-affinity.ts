@@ -1,7 +1,5 @@
 // R07: a `local` PersistentVolume without node affinity is rejected; one that binds immediately pins pods blindly.
 import { defineRule } from '../src/define-rule.js';
-import { storageClassFor } from '../src/model/claims.js';
-import { driverCapabilities } from '../src/model/provisioners.js';
 
 const ALPHA_ANNOTATION = 'volume.alpha.kubernetes.io/node-affinity';
 
@@ -112,13 +110,13 @@ volumeBindingMode: WaitForFirstConsumer
         });
         continue;
       }
-      const lookup = storageClassFor(model, className, pv);
+      const lookup = model.storageClassFor(className, pv);
       if (lookup.status !== 'found') continue;
       const mode = lookup.value.object?.volumeBindingMode;
       if (mode === 'WaitForFirstConsumer') continue;
       const provisioner = lookup.value.object?.provisioner;
       // storageclass-immediate-topology reports node-local classes themselves.
-      if (typeof provisioner === 'string' && driverCapabilities(provisioner)?.capabilities.topology.kind === 'node') continue;
+      if (typeof provisioner === 'string' && model.driverCapabilities(provisioner)?.capabilities.topology.kind === 'node') continue;
       report({
         resource: pv, path: classPath, messageId: 'immediateBinding', severity: 'warning',
         data: { pv: pv.name, how: `has StorageClass "${className}", whose volumeBindingMode is ${mode == null ? 'unset (Immediate)' : String(mode)}` },

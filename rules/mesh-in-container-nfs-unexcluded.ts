@@ -3,8 +3,7 @@ import { defineRule } from '../src/define-rule.js';
 import { containerWord, inContainerNfsMounts, nfsPorts, type NfsSignal } from '../src/model/container-nfs.js';
 import { annotationsOf } from '../src/model/gitops.js';
 import {
-  ISTIO_EXCLUDE_OUTBOUND_PORTS, LINKERD_SKIP_OUTBOUND_PORTS, MESH_NAMES, meshOf, outboundCapture, podMetadataOf, podMetadataPath,
-  type MeshKind,
+  ISTIO_EXCLUDE_OUTBOUND_PORTS, LINKERD_SKIP_OUTBOUND_PORTS, MESH_NAMES, podMetadataOf, podMetadataPath, type MeshKind,
 } from '../src/model/mesh.js';
 import { WORKLOAD_KINDS } from '../src/model/pod-templates.js';
 import type { JsonPath, Severity } from '../src/types.js';
@@ -153,7 +152,7 @@ spec:
     for (const template of model.templates) {
       const all = inContainerNfsMounts(template);
       if (all.length === 0) continue;
-      const membership = meshOf(model, template);
+      const membership = model.meshOf(template);
       if (membership.state === 'not-in-mesh' || !membership.mesh) continue;
       const mesh = membership.mesh;
       // Init containers run before a classic sidecar starts: that case is mesh-init-container-network's.
@@ -176,8 +175,8 @@ spec:
       if (membership.state === 'unknown') {
         if (!strong) continue;
         // Either mesh's exclusion clears it: the pod is prepared for capture.
-        const istio = outboundCapture(model, template, 'istio-sidecar', ports, server);
-        const link = outboundCapture(model, template, 'linkerd', ports, server);
+        const istio = model.outboundCapture(template, 'istio-sidecar', ports, server);
+        const link = model.outboundCapture(template, 'linkerd', ports, server);
         if (istio.verdict !== 'captured' || link.verdict !== 'captured') continue;
         report({
           resource: template.workload, path: [...metaPath, 'annotations'], messageId: 'unknownMesh', severity: 'note',
@@ -196,7 +195,7 @@ spec:
         continue;
       }
 
-      const capture = outboundCapture(model, template, mesh, ports, server);
+      const capture = model.outboundCapture(template, mesh, ports, server);
       if (capture.verdict !== 'captured') continue;
       // A native sidecar outlives the app containers (one of the documented fixes for the shutdown hang); what is
       // left (a proxy restart, `secure` exports) depends on things the repo does not show.

@@ -3,8 +3,7 @@ import { defineRule } from '../src/define-rule.js';
 import { inContainerNfsMounts, nfsPorts } from '../src/model/container-nfs.js';
 import { annotationsOf } from '../src/model/gitops.js';
 import {
-  ISTIO_EXCLUDE_OUTBOUND_IPS, ISTIO_EXCLUDE_OUTBOUND_PORTS, ISTIO_INCLUDE_OUTBOUND_IPS, LINKERD_SKIP_OUTBOUND_PORTS, MESH_NAMES, PROXY_UID,
-  meshOf, outboundCapture, podMetadataOf, podMetadataPath, runAsUserOf, type MeshKind,
+  ISTIO_EXCLUDE_OUTBOUND_IPS, ISTIO_EXCLUDE_OUTBOUND_PORTS, ISTIO_INCLUDE_OUTBOUND_IPS, LINKERD_SKIP_OUTBOUND_PORTS, MESH_NAMES, PROXY_UID, podMetadataOf, podMetadataPath, runAsUserOf, type MeshKind,
 } from '../src/model/mesh.js';
 import { WORKLOAD_KINDS, type PodTemplate } from '../src/model/pod-templates.js';
 import type { JsonPath, Severity } from '../src/types.js';
@@ -151,7 +150,7 @@ spec:
     for (const template of model.templates) {
       const inits = template.spec?.initContainers;
       if (!Array.isArray(inits) || inits.length === 0) continue;
-      const membership = meshOf(model, template);
+      const membership = model.meshOf(template);
       if (membership.state === 'not-in-mesh' || !membership.mesh || membership.mesh === 'istio-ambient') continue;
       if (membership.nativeSidecar === 'yes') continue;
       const mesh = membership.mesh;
@@ -167,7 +166,7 @@ spec:
         const container = inits.find((c: any) => String(c?.name) === signal.container);
         if (runAsUserOf(template, container) === proxyUid(mesh)) continue;
         const ports = nfsPorts(signal);
-        const capture = outboundCapture(model, template, mesh, ports, signal.server);
+        const capture = model.outboundCapture(template, mesh, ports, signal.server);
         if (capture.verdict !== 'captured') continue;
         const evidence = signal.evidence.map((e) => e.text).join(', ');
         // A strong signal's first evidence is the mount command; otherwise the first hint (privilege, image, env).
@@ -175,7 +174,7 @@ spec:
         if (membership.state === 'unknown') {
           if (signal.strength !== 'strong') continue;
           // A Linkerd exclusion on the pod also prepares it.
-          if (outboundCapture(model, template, 'linkerd', ports, signal.server).verdict !== 'captured') continue;
+          if (model.outboundCapture(template, 'linkerd', ports, signal.server).verdict !== 'captured') continue;
           report({
             resource: template.workload, path, messageId: 'unknownMesh', severity: 'note',
             data: { kind: template.kind, workload: template.workload.name, container: signal.container, evidence, why: membership.reason.text, namespace: membership.namespace },

@@ -1,6 +1,6 @@
 // R47: an in-cluster NFS server pod gets an Istio sidecar, while kubelet (outside the mesh) mounts its exports.
 import { defineRule } from '../src/define-rule.js';
-import { ISTIO_EXCLUDE_INBOUND_PORTS, inboundExcluded, meshOf, podMetadataPath } from '../src/model/mesh.js';
+import { ISTIO_EXCLUDE_INBOUND_PORTS, inboundExcluded, podMetadataPath } from '../src/model/mesh.js';
 import { podLabelsOf } from '../src/model/placement.js';
 import { WORKLOAD_KINDS, type PodTemplate } from '../src/model/pod-templates.js';
 import type { StorageModel } from '../src/model/storage-model.js';
@@ -210,7 +210,7 @@ spec:
     for (const template of model.templates) {
       const serves = servesNfs(template);
       if (!serves) continue;
-      const membership = meshOf(model, template);
+      const membership = model.meshOf(template);
       if (membership.state === 'not-in-mesh' || membership.mesh !== 'istio-sidecar') continue;
       if (inboundExcluded(template, 'istio-sidecar', NFS_PORT)) continue;
       const namespace = membership.namespace;

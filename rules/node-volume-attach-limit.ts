@@ -4,7 +4,6 @@ import { volumeNamed } from '../src/model/mounts.js';
 import { nodePinOf } from '../src/model/placement.js';
 import { WORKLOAD_KINDS, type PodTemplate } from '../src/model/pod-templates.js';
 import { normaliseProvisioner } from '../src/model/provisioners.js';
-import { claimOfVolume } from '../src/model/volume-claims.js';
 import type { JsonPath } from '../src/types.js';
 
 interface Options {
@@ -178,7 +177,7 @@ spec:
         seen.add(name);
         const ref = volumeNamed(template, name);
         if (!ref) continue;
-        const claim = claimOfVolume(model, template, ref);
+        const claim = model.claimOfVolume(template, ref);
         if (!claim || claim === 'external') continue;
         const driver = claim.storage.driver.name;
         if (driver === undefined || claim.storage.attach.value !== 'yes') continue;
@@ -205,7 +204,8 @@ spec:
       const node = nodePinOf(template);
       if (node === undefined || alone) continue;
       // Every pod of the template runs on that node: its claim templates and ephemeral volumes once per pod, a PVC once.
-      const pods = template.replicas.kind === 'count' ? Math.min(Math.max(template.replicas.count, 0), 1000) : 1;
+      const written = model.podCount(template).replicas;
+      const pods = written.kind === 'count' ? Math.min(Math.max(written.count, 0), 1000) : 1;
       const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
       for (const [driver, entry] of byDriver) {
         const key = `${node}|${driver}`;

@@ -4,7 +4,6 @@ import { defineRule } from '../src/define-rule.js';
 import { databaseContainer, POSTGRES_FAMILY, POSTGRES_LATEST_MAJOR } from '../src/model/databases.js';
 import { envOf, normalisePath, podContainers, usesOfContainer, volumeNamed } from '../src/model/mounts.js';
 import { networkFileSystem } from '../src/model/csi-drivers.js';
-import { claimOfVolume } from '../src/model/volume-claims.js';
 import { containerLabel } from '../src/model/wiring.js';
 import type { JsonPath } from '../src/types.js';
 
@@ -129,7 +128,7 @@ spec:
           if (!root) continue;
           const ref = volumeNamed(template, root.volumeName);
           if (!ref) continue;
-          const claim = claimOfVolume(model, template, ref);
+          const claim = model.claimOfVolume(template, ref);
           if (!claim) continue;
           if (claim !== 'external' && networkFileSystem(claim.storage)) continue;
           const path: JsonPath = pgdataEnv ? [...container.path, 'env', pgdataEnv.index, 'value'] : [...root.path, 'mountPath'];

@@ -2,13 +2,14 @@
 import { defineRule } from '../src/define-rule.js';
 import { isPlaceholder } from '../src/model/claim-objects.js';
 import { WORKLOAD_KINDS } from '../src/model/pod-templates.js';
-import { isKnownProvisioner, OTHER_KNOWN_PROVISIONERS, typoCandidates } from '../src/model/provisioner-names.js';
+import { OTHER_KNOWN_PROVISIONERS } from '../src/model/provisioner-names.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
 interface NameUse {
   resource: Resource;
   path: JsonPath;
-  name: string;
+  /** The name as written (any YAML value; only strings are checked). */
+  name: unknown;
   /** What the name is used for, and what happens when no driver answers to it. */
   role: 'class' | 'volume' | 'snapshot-class' | 'inline';
 }
@@ -95,8 +96,8 @@ volumeBindingMode: WaitForFirstConsumer
     }
     for (const use of uses) {
       if (typeof use.name !== 'string' || use.name.trim() === '' || isPlaceholder(use.name)) continue;
-      if (isKnownProvisioner(model, use.name)) continue;
-      const [candidate] = typoCandidates(model, use.name.trim());
+      if (model.isKnownProvisioner(use.name)) continue;
+      const [candidate] = model.provisionerTypoCandidates(use.name.trim());
       if (!candidate) continue;
       const owner = use.role === 'inline' ? `${use.resource.kind} "${use.resource.name}": inline CSI volume` : `${use.resource.kind} "${use.resource.name}"`;
       const field = use.role === 'class' ? 'names provisioner' : 'names driver';

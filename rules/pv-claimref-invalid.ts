@@ -1,7 +1,6 @@
 // R03: a PersistentVolume's claimRef reserves it for a claim it can never bind, or conflicts with another reservation.
 import { defineRule } from '../src/define-rule.js';
-import { matchVolumeToClaim } from '../src/model/binding.js';
-import { asClaimResource, claimObjectsOf, isPlaceholder, type ClaimObject } from '../src/model/claim-objects.js';
+import { asClaimResource, isPlaceholder, type ClaimObject } from '../src/model/claim-objects.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
 const STATIC_CHECKS = new Set(['access-modes', 'capacity', 'volume-mode', 'deleted']);
@@ -108,7 +107,7 @@ spec:
   },
   check({ model, report }) {
     const firstReserving = new Map<string, Resource>();
-    const templates = claimObjectsOf(model).filter((c) => c.origin === 'claim-template');
+    const templates = model.claimObjects().filter((c) => c.origin === 'claim-template');
     const seen = new Set<string>();
 
     for (const pv of model.ofKind('PersistentVolume')) {
@@ -169,7 +168,7 @@ spec:
       let claimResource: Resource;
       if (lookup.value.kind === 'pvc') {
         claimResource = lookup.value.resource;
-        claim = claimObjectsOf(model).find((c) => c.origin === 'pvc' && c.resource === claimResource);
+        claim = model.claimObjects().find((c) => c.origin === 'pvc' && c.resource === claimResource);
       } else {
         const target = lookup.value;
         claim = templates.find((c) => c.resource === target.statefulSet && c.claimTemplate?.name === target.template);
@@ -190,7 +189,7 @@ spec:
         });
         continue;
       }
-      const verdict = matchVolumeToClaim(model, claimResource, pv);
+      const verdict = model.matchVolumeToClaim(claimResource, pv);
       const failures = verdict.mismatches.filter((m) => STATIC_CHECKS.has(m.reason));
       if (failures.length === 0) continue;
       const [firstFailure, ...others] = failures;

@@ -1,6 +1,6 @@
 // R06: a pod template's placement excludes every node its PersistentVolume's nodeAffinity allows.
 import { defineRule } from '../src/define-rule.js';
-import { boundVolumeOf, closestDefinition, nearestDefinitions } from '../src/model/claims.js';
+import { nearestDefinitions } from '../src/model/claims.js';
 import { podNodeTerms, termsConflict, volumeNodeTerms, type ConflictStrength, type NodeTerm } from '../src/model/node-selector.js';
 import { statefulSetClaimName, WORKLOAD_KINDS, type PodTemplate } from '../src/model/pod-templates.js';
 import type { StorageModel } from '../src/model/storage-model.js';
@@ -34,17 +34,17 @@ function volumesOf(model: StorageModel, template: PodTemplate): VolumeUse[] {
   for (const volume of template.volumes) {
     if (volume.claimName === undefined) continue;
     if (template.claimTemplates.some((t) => t.name === volume.name)) continue;
-    const definitions = model.claimDefinitions(namespace, volume.claimName);
-    if (definitions.length === 0) continue;
-    add(boundVolumeOf(model, closestDefinition(definitions, template.workload, model))?.pv, [...volume.path, 'persistentVolumeClaim', 'claimName'], `PersistentVolumeClaim "${volume.claimName}"`);
+    const pvc = model.closestClaimDefinition(namespace, volume.claimName, template.workload);
+    if (!pvc) continue;
+    add(model.boundVolumeOf(pvc)?.pv, [...volume.path, 'persistentVolumeClaim', 'claimName'], `PersistentVolumeClaim "${volume.claimName}"`);
   }
-  const replicas = template.replicas.kind === 'count' ? Math.min(Math.max(template.replicas.count, 1), 100) : 1;
+  const written = model.podCount(template).replicas;
+  const replicas = written.kind === 'count' ? Math.min(Math.max(written.count, 1), 100) : 1;
   for (const claimTemplate of template.claimTemplates) {
     for (let ordinal = 0; ordinal < replicas; ordinal++) {
       const name = statefulSetClaimName(claimTemplate.name, template.workload.name, ordinal);
-      const definitions = model.claimDefinitions(namespace, name);
-      const pvc = definitions.length > 0 ? closestDefinition(definitions, template.workload, model) : undefined;
-      const pv = pvc ? boundVolumeOf(model, pvc)?.pv : nearestDefinitions(model.volumesClaiming(namespace, name), template.workload)[0];
+      const pvc = model.closestClaimDefinition(namespace, name, template.workload);
+      const pv = pvc ? model.boundVolumeOf(pvc)?.pv : nearestDefinitions(model.volumesClaiming(namespace, name), template.workload)[0];
       add(pv, [...claimTemplate.path, 'metadata', 'name'], `PersistentVolumeClaim "${name}"`);
     }
   }

@@ -1,11 +1,11 @@
 // R01: a claim that can only bind a pre-created PersistentVolume matches none of the PVs in the repo.
 import { defineRule } from '../src/define-rule.js';
-import { matchVolumeToClaim, type VolumeVerdict } from '../src/model/binding.js';
-import { nearestDefinitions, storageClassFor, volumesReserving } from '../src/model/claims.js';
+import { NO_PROVISIONER } from '../src/model/provisioners.js';
+import { type VolumeVerdict } from '../src/model/binding.js';
+import { nearestDefinitions } from '../src/model/claims.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 import type { Resource } from '../src/types.js';
 
-const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
 interface Expectation {
   /** Why the claim waits for a static PV, in Kubernetes terms. */
@@ -25,7 +25,7 @@ function expectation(model: StorageModel, pvc: Resource, namespace: string): Exp
   } else {
     const effective = model.effectiveClassOfClaim(pvc.object);
     if (effective.name) {
-      const lookup = storageClassFor(model, effective.name, pvc);
+      const lookup = model.storageClassFor(effective.name, pvc);
       if (lookup.status === 'found' && lookup.value.object?.provisioner === NO_PROVISIONER) {
         reasons.push(`StorageClass "${effective.name}"${own.set ? '' : ' (the default class)'} has provisioner ${NO_PROVISIONER}`);
         staticOnly = true;
@@ -34,7 +34,7 @@ function expectation(model: StorageModel, pvc: Resource, namespace: string): Exp
   }
   const selector = pvc.object?.spec?.selector != null && typeof pvc.object.spec.selector === 'object';
   if (selector) reasons.push('it has a selector');
-  const reserving = volumesReserving(model, pvc);
+  const reserving = model.volumesReserving(pvc);
   if (reserving.length > 0) reasons.push(`PersistentVolume "${reserving[0].name}" reserves it through claimRef`);
   return reasons.length > 0 ? { reasons, staticOnly, selector } : undefined;
 }
@@ -80,7 +80,7 @@ function takenByOthers(model: StorageModel, takers: Takers, pvc: Resource): (pv:
     // A claim with volumeName, or with a PV reserved for it, takes that PV rather than this one.
     let matching = takers.freeMatching.get(pv);
     if (!matching) {
-      matching = takers.free.filter((other) => matchVolumeToClaim(model, other, pv).mismatches.length === 0);
+      matching = takers.free.filter((other) => model.matchVolumeToClaim(other, pv).mismatches.length === 0);
       takers.freeMatching.set(pv, matching);
     }
     return matching.some((other) => !samePvc(other));
@@ -197,7 +197,7 @@ spec:
       const expects = expectation(model, pvc, namespace);
       if (!expects) continue;
 
-      const verdicts = volumes.map((pv) => matchVolumeToClaim(model, pvc, pv));
+      const verdicts = volumes.map((pv) => model.matchVolumeToClaim(pvc, pv));
       if (verdicts.some((v) => v.mismatches.length === 0)) continue;
 
       takers ??= takersOf(model);

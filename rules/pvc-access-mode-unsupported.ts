@@ -1,7 +1,7 @@
 // R14: a claim (or a PersistentVolume) asks for an access mode its driver cannot provide.
 import { defineRule } from '../src/define-rule.js';
-import { claimObjectsOf, claimPath, claimTemplateNames, type ClaimObject } from '../src/model/claim-objects.js';
-import { accessModesOf, boundVolumeOf, driverOfClaimClass, driverOfVolume, volumeModeOf, type ClaimDriver } from '../src/model/claims.js';
+import { claimPath, claimTemplateNames, type ClaimObject } from '../src/model/claim-objects.js';
+import { accessModesOf, volumeModeOf, type ClaimDriver } from '../src/model/claims.js';
 import { volumeSourceKey } from '../src/model/legacy-volumes.js';
 import { accessModeSupport, classParameters, staticHandleException, type SupportVerdict } from '../src/model/mode-support.js';
 import type { StorageModel } from '../src/model/storage-model.js';
@@ -17,7 +17,7 @@ const CONSEQUENCE: Record<Exclude<SupportVerdict['level'], 'ok'>, string> = {
 
 /** The claim has a PersistentVolume in the repo (by volumeName or a claimRef): that PV's modes are checked instead. */
 function hasVolumeInRepo(model: StorageModel, claim: ClaimObject): boolean {
-  if (claim.origin === 'pvc') return boundVolumeOf(model, claim.resource) !== undefined;
+  if (claim.origin === 'pvc') return model.boundVolumeOf(claim.resource) !== undefined;
   if (claim.origin === 'claim-template') return claimTemplateNames(claim).some((name) => model.volumesClaiming(claim.namespace, name).length > 0);
   return false;
 }
@@ -127,7 +127,7 @@ spec:
   check({ model, report }) {
     const severity = (verdict: SupportVerdict): Severity => (verdict.level === 'ok' ? 'note' : verdict.level);
 
-    for (const claim of claimObjectsOf(model)) {
+    for (const claim of model.claimObjects()) {
       const spec = claim.object?.spec;
       if (!spec || typeof spec !== 'object') continue;
       if (typeof spec.volumeName === 'string' && spec.volumeName !== '') continue;
@@ -135,7 +135,7 @@ spec:
       if (hasVolumeInRepo(model, claim)) continue;
       const modes = accessModesOf(claim.object);
       if (!modes || modes.length === 0) continue;
-      const driver = driverOfClaimClass(model, claim.object, claim.resource);
+      const driver = model.driverOfClaimClass(claim.object, claim.resource);
       if (!driver.info || driver.source.via !== 'class') continue;
       const parameters = classParameters(driver.source.storageClass);
       const volumeMode = volumeModeOf(claim.object);
@@ -164,7 +164,7 @@ spec:
       const modes = accessModesOf(pv.object);
       if (!modes || modes.length === 0) continue;
       const volumeMode = volumeModeOf(pv.object);
-      const driver = driverOfVolume(pv);
+      const driver = model.driverOfVolume(pv);
       if (driver?.info && staticHandleException(driver.info, pv)) continue;
       const seen = new Set<string>();
       modes.forEach((mode, index) => {

@@ -1,6 +1,6 @@
 // R08: the legacy beta storage-class annotation overrides spec.storageClassName.
 import { defineRule } from '../src/define-rule.js';
-import { claimObjectsOf, claimPath } from '../src/model/claim-objects.js';
+import { claimPath } from '../src/model/claim-objects.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
 const ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
@@ -64,7 +64,7 @@ spec:
   },
   check({ model, report }) {
     const targets: { resource: Resource; path: JsonPath; object: any; label: string }[] = [
-      ...claimObjectsOf(model).map((c) => ({ resource: c.resource, path: claimPath(c), object: c.object, label: c.label })),
+      ...model.claimObjects().map((c) => ({ resource: c.resource, path: claimPath(c), object: c.object, label: c.label })),
       ...model.ofKind('PersistentVolume').map((pv) => ({ resource: pv, path: [] as JsonPath, object: pv.object, label: `PersistentVolume "${pv.name}"` })),
     ];
     for (const target of targets) {

@@ -1,12 +1,11 @@
 // R10: a claim without a class in a repo without a default class; or a class "" claim with no PV for it.
 import { defineRule } from '../src/define-rule.js';
-import { matchVolumeToClaim } from '../src/model/binding.js';
-import { asClaimResource, claimObjectsOf, claimPath, claimTemplateNames, type ClaimObject } from '../src/model/claim-objects.js';
+import { asClaimResource, claimPath, claimTemplateNames, type ClaimObject } from '../src/model/claim-objects.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 
 function boundInRepo(model: StorageModel, claim: ClaimObject): boolean {
   const names = claim.origin === 'claim-template' ? claimTemplateNames(claim) : [claim.claimName];
-  return model.ofKind('PersistentVolume').some((pv) => names.some((name) => matchVolumeToClaim(model, asClaimResource(claim, name), pv).mismatches.length === 0));
+  return model.ofKind('PersistentVolume').some((pv) => names.some((name) => model.matchVolumeToClaim(asClaimResource(claim, name), pv).mismatches.length === 0));
 }
 
 export default defineRule({
@@ -88,7 +87,7 @@ spec:
   check({ model, report }) {
     const hasDefault = model.defaultClasses.length > 0;
     const hasVolumes = model.hasKind('PersistentVolume');
-    for (const claim of claimObjectsOf(model)) {
+    for (const claim of model.claimObjects()) {
       const spec = claim.object?.spec;
       if (!spec || typeof spec !== 'object') continue;
       if (typeof spec.volumeName === 'string' && spec.volumeName !== '') continue;

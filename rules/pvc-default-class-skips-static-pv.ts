@@ -2,12 +2,11 @@
 // Admission gives the claim the cluster's default class, so it binds only PVs of that class and is provisioned a new,
 // empty volume; the PV (an NFS export, a restored EBS volume) is never used.
 import { defineRule } from '../src/define-rule.js';
-import { matchVolumeToClaim } from '../src/model/binding.js';
-import { asClaimResource, claimObjectsOf, claimPath, claimTemplateNames, type ClaimObject } from '../src/model/claim-objects.js';
+import { NO_PROVISIONER } from '../src/model/provisioners.js';
+import { asClaimResource, claimPath, claimTemplateNames, type ClaimObject } from '../src/model/claim-objects.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 import type { Resource } from '../src/types.js';
 
-const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
 /** What the PV holds, in the terms its author used: `EBS volume vol-0abc`, `NFS export nfs.example.com:/exports/a`. */
 export function describeVolumeSource(pv: Resource): string {
@@ -30,21 +29,21 @@ export function describeVolumeSource(pv: Resource): string {
 /** A class-less PV that a claim of class "" would bind: every binding check passes except the class. */
 function wouldMatchWithoutClass(model: StorageModel, claim: Resource, pv: Resource): boolean {
   if (model.classOfVolume(pv.object) !== '') return false;
-  const verdict = matchVolumeToClaim(model, claim, pv);
+  const verdict = model.matchVolumeToClaim(claim, pv);
   if (verdict.preBound) return false;
   return verdict.mismatches.every((m) => m.reason === 'class');
 }
 
 /** Another claim in the scope that asks for the PV (by volumeName, or with class "" and nothing reserved for it): the PV is meant for it. */
 function claimedByAnother(model: StorageModel, pv: Resource, self: ClaimObject): boolean {
-  return claimObjectsOf(model).some((other) => {
+  return model.claimObjects().some((other) => {
     if (other === self) return false;
     const spec = other.object?.spec;
     if (typeof spec?.volumeName === 'string' && spec.volumeName !== '') return spec.volumeName === pv.name;
     // A claim that a PV reserves through claimRef binds that PV first.
     if (model.volumesClaiming(other.namespace, other.claimName).length > 0) return false;
     const own = model.classOfClaim(other.object);
-    return own.set && own.name === '' && matchVolumeToClaim(model, asClaimResource(other), pv).mismatches.length === 0;
+    return own.set && own.name === '' && model.matchVolumeToClaim(asClaimResource(other), pv).mismatches.length === 0;
   });
 }
 
@@ -168,7 +167,7 @@ spec:
     const defaultClass = model.newestDefaultClass();
     if (!defaultClass && model.bundleComplete) return;
     if (defaultClass?.object?.provisioner === NO_PROVISIONER) return;
-    for (const claim of claimObjectsOf(model)) {
+    for (const claim of model.claimObjects()) {
       const spec = claim.object?.spec;
       if (!spec || typeof spec !== 'object') continue;
       if (model.classOfClaim(claim.object).set) continue;
@@ -178,7 +177,7 @@ spec:
       const resources = names.map((name) => asClaimResource(claim, name));
       if (resources.some((r) => model.volumesClaiming(claim.namespace, r.name).length > 0)) continue;
       // With a visible default class, a PV of that class may bind it: then nothing is lost.
-      if (defaultClass && model.ofKind('PersistentVolume').some((pv) => resources.some((r) => matchVolumeToClaim(model, r, pv).mismatches.length === 0))) continue;
+      if (defaultClass && model.ofKind('PersistentVolume').some((pv) => resources.some((r) => model.matchVolumeToClaim(r, pv).mismatches.length === 0))) continue;
       const target = volumes.find((pv) =>
         writtenFor(pv, claim, names) && resources.some((r) => wouldMatchWithoutClass(model, r, pv)) && !claimedByAnother(model, pv, claim));
       if (!target) continue;

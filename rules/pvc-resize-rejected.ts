@@ -1,6 +1,5 @@
 // A change lowers a claim's storage request (never allowed), or raises it while the claim's StorageClass does not
 // allow expansion (rejected by the PersistentVolumeClaimResize admission plugin).
-import { storageClassFor } from '../src/model/claims.js';
 import { compareQuantities, parseQuantity } from '../src/model/quantity.js';
 import { defineChangeRule } from '../src/review/change-rule.js';
 import type { JsonPath } from '../src/types.js';
@@ -124,7 +123,7 @@ spec:
         report({ resource: head, path: REQUEST, messageId: 'growStatic', data, related });
         continue;
       }
-      const lookup = storageClassFor(model, storageClass.name, head);
+      const lookup = model.storageClassFor(storageClass.name, head);
       if (lookup.status !== 'found' || lookup.value.object?.allowVolumeExpansion === true) continue;
       const sc = lookup.value;
       report({

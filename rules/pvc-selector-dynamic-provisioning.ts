@@ -1,10 +1,8 @@
 // R05: a claim with spec.selector whose class provisions volumes, and no PersistentVolume in the repo matches it.
 import { defineRule } from '../src/define-rule.js';
-import { matchVolumeToClaim } from '../src/model/binding.js';
-import { asClaimResource, claimObjectsOf, claimPath, claimTemplateNames, isPlaceholder } from '../src/model/claim-objects.js';
-import { storageClassFor } from '../src/model/claims.js';
+import { NO_PROVISIONER } from '../src/model/provisioners.js';
+import { asClaimResource, claimPath, claimTemplateNames, isPlaceholder } from '../src/model/claim-objects.js';
 
-const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
 export default defineRule({
   id: 'pvc-selector-dynamic-provisioning',
@@ -84,18 +82,18 @@ spec:
   },
   check({ model, report }) {
     const volumes = model.ofKind('PersistentVolume');
-    for (const claim of claimObjectsOf(model)) {
+    for (const claim of model.claimObjects()) {
       const spec = claim.object?.spec;
       if (!spec || typeof spec !== 'object' || spec.selector == null || typeof spec.selector !== 'object') continue;
       if (typeof spec.volumeName === 'string' && spec.volumeName !== '') continue;
       const effective = model.effectiveClassOfClaim(claim.object);
       if (effective.name === undefined || effective.name === '' || isPlaceholder(effective.name)) continue;
-      const lookup = storageClassFor(model, effective.name, claim.resource);
+      const lookup = model.storageClassFor(effective.name, claim.resource);
       if (lookup.status !== 'found') continue;
       const provisioner = lookup.value.object?.provisioner;
       if (typeof provisioner !== 'string' || provisioner === '' || provisioner === NO_PROVISIONER) continue;
       const names = claim.origin === 'claim-template' ? claimTemplateNames(claim) : [claim.claimName];
-      const matches = volumes.some((pv) => names.some((name) => matchVolumeToClaim(model, asClaimResource(claim, name), pv).mismatches.length === 0));
+      const matches = volumes.some((pv) => names.some((name) => model.matchVolumeToClaim(asClaimResource(claim, name), pv).mismatches.length === 0));
       if (matches) continue;
       report({
         resource: claim.resource,

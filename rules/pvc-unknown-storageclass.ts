@@ -1,6 +1,6 @@
 // R13: a claim names a StorageClass the repo does not define.
 import { defineRule } from '../src/define-rule.js';
-import { claimObjectsOf, claimPath, isPlaceholder } from '../src/model/claim-objects.js';
+import { claimPath, isPlaceholder } from '../src/model/claim-objects.js';
 import { closestName } from '../src/model/wiring.js';
 
 export default defineRule({
@@ -76,7 +76,7 @@ spec:
   check({ model, report }) {
     const classNames = [...new Set(model.ofKind('StorageClass').map((c) => c.name))];
     const volumeClasses = new Set(model.ofKind('PersistentVolume').map((pv) => model.classOfVolume(pv.object)));
-    for (const claim of claimObjectsOf(model)) {
+    for (const claim of model.claimObjects()) {
       const own = model.classOfClaim(claim.object);
       if (!own.set || own.name === '' || isPlaceholder(own.name)) continue;
       const lookup = model.lookupClass(own.name);

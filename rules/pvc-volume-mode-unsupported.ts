@@ -1,13 +1,13 @@
 // R15: a claim (or PersistentVolume) asks for a raw block volume from a driver that only provides file systems.
 import { defineRule } from '../src/define-rule.js';
-import { claimObjectsOf, claimPath, claimTemplateNames, type ClaimObject } from '../src/model/claim-objects.js';
-import { boundVolumeOf, driverOfClaimClass, driverOfVolume, volumeModeOf } from '../src/model/claims.js';
+import { claimPath, claimTemplateNames, type ClaimObject } from '../src/model/claim-objects.js';
+import { volumeModeOf } from '../src/model/claims.js';
 import { blockModeSupport, staticHandleException } from '../src/model/mode-support.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
 function hasVolumeInRepo(model: StorageModel, claim: ClaimObject): boolean {
-  if (claim.origin === 'pvc') return boundVolumeOf(model, claim.resource) !== undefined;
+  if (claim.origin === 'pvc') return model.boundVolumeOf(claim.resource) !== undefined;
   if (claim.origin === 'claim-template') return claimTemplateNames(claim).some((name) => model.volumesClaiming(claim.namespace, name).length > 0);
   return false;
 }
@@ -86,13 +86,13 @@ spec:
     },
   },
   check({ model, report }) {
-    for (const claim of claimObjectsOf(model)) {
+    for (const claim of model.claimObjects()) {
       const spec = claim.object?.spec;
       if (!spec || typeof spec !== 'object' || volumeModeOf(claim.object) !== 'Block') continue;
       if (typeof spec.volumeName === 'string' && spec.volumeName !== '') continue;
       if (spec.selector != null) continue;
       if (hasVolumeInRepo(model, claim)) continue;
-      const driver = driverOfClaimClass(model, claim.object, claim.resource);
+      const driver = model.driverOfClaimClass(claim.object, claim.resource);
       if (!driver.info || driver.source.via !== 'class') continue;
       const verdict = blockModeSupport(driver.info);
       if (verdict.level === 'ok') continue;
@@ -113,7 +113,7 @@ spec:
     }
     for (const pv of model.ofKind('PersistentVolume')) {
       if (volumeModeOf(pv.object) !== 'Block') continue;
-      const driver = driverOfVolume(pv);
+      const driver = model.driverOfVolume(pv);
       if (!driver?.info || staticHandleException(driver.info, pv)) continue;
       const verdict = blockModeSupport(driver.info);
       if (verdict.level === 'ok') continue;

@@ -1,8 +1,7 @@
 // R02: a claim pre-bound with `spec.volumeName` to a PersistentVolume that cannot take it.
 import { defineRule } from '../src/define-rule.js';
-import { matchVolumeToClaim, type Mismatch, type MismatchReason } from '../src/model/binding.js';
-import { asClaimResource, claimCopies, claimObjectsOf, claimPath, claimTemplateNames, isPlaceholder, type ClaimObject } from '../src/model/claim-objects.js';
-import { volumeFor } from '../src/model/claims.js';
+import { type Mismatch, type MismatchReason } from '../src/model/binding.js';
+import { asClaimResource, claimCopies, claimPath, claimTemplateNames, isPlaceholder, type ClaimObject } from '../src/model/claim-objects.js';
 import type { Lookup, StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
@@ -41,7 +40,7 @@ function identity(claim: ClaimObject): string {
 }
 
 function satisfyFailures(model: StorageModel, claim: ClaimObject, pv: Resource): (Mismatch & { event: string })[] {
-  const verdict = matchVolumeToClaim(model, asClaimResource(claim), pv);
+  const verdict = model.matchVolumeToClaim(asClaimResource(claim), pv);
   const failures: (Mismatch & { event: string })[] = [];
   for (const [reason, event] of SATISFY) {
     const mismatch = verdict.mismatches.find((m) => m.reason === reason);
@@ -157,10 +156,10 @@ spec:
     // Claims by the PV they name, each resolved to the definition written closest to it: in a repository of
     // independent samples, two samples' PVs of one name are two volumes, and their claims do not compete.
     const byVolume = new Map<Resource | string, { volumeName: string; lookup: Lookup<Resource>; claims: ClaimObject[] }>();
-    for (const claim of claimObjectsOf(model)) {
+    for (const claim of model.claimObjects()) {
       const volume = volumeNameOf(claim);
       if (volume === undefined) continue;
-      const lookup = volumeFor(model, volume, claim.resource);
+      const lookup = model.volumeFor(volume, claim.resource);
       const groupKey = lookup.status === 'found' ? lookup.value : volume;
       const group = byVolume.get(groupKey);
       if (group) group.claims.push(claim);
@@ -193,7 +192,7 @@ spec:
 
       if (claim.origin !== 'pvc') {
         const copies = claimCopies(claim);
-        const perNode = claim.template?.replicas.kind === 'per-node';
+        const perNode = claim.podCount?.kind === 'per-node';
         const names = claim.origin === 'claim-template' ? claimTemplateNames(claim) : [];
         if (perNode || (copies !== undefined && copies > 1) || (claim.origin === 'ephemeral' && claim.template?.kind !== 'Pod' && copies !== 0)) {
           const many = claim.origin === 'claim-template'

@@ -4,7 +4,7 @@ import { accessModesOf, ROX } from '../src/model/claims.js';
 import { databaseContainer } from '../src/model/databases.js';
 import { coveringMount, podContainers, volumeNamed } from '../src/model/mounts.js';
 import { WORKLOAD_KINDS } from '../src/model/pod-templates.js';
-import { claimOfVolume, type ResolvedClaim } from '../src/model/volume-claims.js';
+import { type ResolvedClaim } from '../src/model/volume-claims.js';
 import { containerLabel } from '../src/model/wiring.js';
 import type { JsonPath } from '../src/types.js';
 
@@ -112,7 +112,7 @@ spec:
         if (!ref) continue;
         if (use.type === 'mount' && use.readOnly) continue;
         if (ref.volume?.readOnly) continue;
-        const claim = claimOfVolume(model, template, ref);
+        const claim = model.claimOfVolume(template, ref);
         if (!claim || claim === 'external') continue;
         const modes = accessModesOf(claim.object) ?? [];
         if (modes.length !== 1 || modes[0] !== ROX) continue;

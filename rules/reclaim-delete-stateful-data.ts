@@ -1,8 +1,8 @@
 // R37: stateful data on volumes whose reclaim policy is Delete: deleting the claim deletes the disk.
 import { defineRule } from '../src/define-rule.js';
-import { TOOL_NAMES, deletionExposure } from '../src/model/gitops.js';
+import { TOOL_NAMES } from '../src/model/gitops.js';
 import { WORKLOAD_KINDS } from '../src/model/pod-templates.js';
-import { databaseVolumes, reclaimOfClaim, reclaimOfVolume, type DatabaseVolume } from '../src/model/stateful-data.js';
+import { reclaimOfVolume, type DatabaseVolume } from '../src/model/stateful-data.js';
 import type { JsonPath, Resource, Severity } from '../src/types.js';
 
 function classText(storageClass: Resource, defaulted: boolean): string {
@@ -116,11 +116,11 @@ spec:
     for (const template of model.templates) {
       if (template.kind !== 'StatefulSet') continue;
       const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
-      const dbs = databaseVolumes(template);
+      const dbs = model.databaseVolumes(template);
       for (const vct of template.claimTemplates) {
         // A pre-created PersistentVolume reserved for the first ordinal decides instead of the class.
         if (model.volumesClaiming(namespace, `${vct.name}-${template.workload.name}-0`).length > 0) continue;
-        const reclaim = reclaimOfClaim(model, vct.object);
+        const reclaim = model.reclaimOfClaim(vct.object);
         if (reclaim.policy !== 'Delete' || reclaim.via !== 'class') continue;
         const hasClass = vct.object?.spec?.storageClassName != null;
         const path: JsonPath = hasClass ? [...vct.path, 'spec', 'storageClassName'] : [...vct.path, 'spec'];
@@ -137,13 +137,13 @@ spec:
       const namespace = model.namespaceOf(pvc) ?? model.defaultNamespace;
       let db: DatabaseVolume | undefined;
       for (const use of model.usesOfClaim(namespace, pvc.name)) {
-        db = databaseVolumes(use.template).get(use.volume.name);
+        db = model.databaseVolumes(use.template).get(use.volume.name);
         if (db) break;
       }
       if (!db) continue;
-      const reclaim = reclaimOfClaim(model, pvc.object, pvc);
+      const reclaim = model.reclaimOfClaim(pvc.object, pvc);
       if (reclaim.policy !== 'Delete' || reclaim.via !== 'class') continue;
-      const { exposures } = deletionExposure(model, pvc);
+      const { exposures } = model.deletionExposure(pvc);
       const severity: Severity = exposures.length > 0 ? 'warning' : 'note';
       const exposure = exposures.length > 0
         ? `, and ${exposures.map((e) => e.operation).join(' or ')} deletes the claim (${[...new Set(exposures.map((e) => TOOL_NAMES[e.tool]))].join(', ')} manages it)`

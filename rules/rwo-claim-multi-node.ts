@@ -1,53 +1,43 @@
 // R17: a ReadWriteOnce / ReadWriteOncePod claim is used by pods that may run on different nodes.
 import { defineRule } from '../src/define-rule.js';
-import {
-  claimDefinitionIndex, claimStorage, closestDefinition, describeDriver, singleNodeEnforcement, splitClaimKey, ROX, RWOP,
-  type ClaimStorage,
-} from '../src/model/claims.js';
-import type { PodTemplate, PodVolume } from '../src/model/pod-templates.js';
+import { describeDriver, singleNodeEnforcement, singleNodeMode, ROX, type ClaimStorage, type Enforcement } from '../src/model/claims.js';
+import { WORKLOAD_KINDS, type PodTemplate, type PodVolume } from '../src/model/pod-templates.js';
 import { databaseProductOf } from '../src/model/workload-database.js';
-import { coLocated, repelsOnHost, selfCoLocated } from '../src/model/placement.js';
 import type { ClaimUse, StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath, Resource, Severity } from '../src/types.js';
 
-const WORKLOAD_KINDS = ['Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Rollout'];
-
-type Enforcement = 'rwop' | 'attach' | 'none' | 'unknown';
-
-/** How many pods of a template may run at once. */
-type PodCount =
+/** What this rule makes of a template's pod count (model.podCount): none, one, unknown or several pods at once. */
+type Multiplicity =
   | { kind: 'none' }
   | { kind: 'single' }
   | { kind: 'unknown' }
   | { kind: 'multi'; text: string; path: JsonPath; perNode: boolean; hpa?: Resource };
 
-function podCount(model: StorageModel, template: PodTemplate): PodCount {
-  const replicas = template.replicas;
-  const hpa = model.autoscalerOf(template.workload);
-  if (replicas.kind === 'per-node') return { kind: 'multi', text: 'one pod on every eligible node', path: replicas.path, perNode: true };
-  const field = replicas.path[replicas.path.length - 1];
-  const countPath: JsonPath = replicas.kind === 'count' && replicas.path[0] !== 'kind' ? replicas.path : ['spec', 'replicas'];
-  if (hpa && hpa.max > 1) {
-    return {
-      kind: 'multi', text: `up to ${hpa.max} pods (HorizontalPodAutoscaler "${hpa.hpa.name}" has maxReplicas: ${hpa.max})`,
-      path: countPath, perNode: false, hpa: hpa.hpa,
-    };
+function multiplicityOf(model: StorageModel, template: PodTemplate): Multiplicity {
+  const count = model.podCount(template);
+  switch (count.kind) {
+    case 'per-node':
+      return { kind: 'multi', text: 'one pod on every eligible node', path: count.replicas.path, perNode: true };
+    case 'autoscaled':
+      return {
+        kind: 'multi', text: `up to ${count.max} pods (HorizontalPodAutoscaler "${count.hpa.name}" has maxReplicas: ${count.max})`,
+        path: count.countPath, perNode: false, hpa: count.hpa,
+      };
+    case 'unknown':
+      return { kind: 'unknown' };
+    case 'count': {
+      if (count.count > 1) {
+        const what = count.field === 'parallelism' ? `up to ${count.count} pods at once` : `${count.count} replicas`;
+        return { kind: 'multi', text: `${what} (${count.replicas.path.join('.')}: ${count.count})`, path: count.replicas.path, perNode: false };
+      }
+      if (count.count <= 0 && !count.autoscaler) return { kind: 'none' };
+      return { kind: 'single' };
+    }
   }
-  if (replicas.kind === 'unknown') return { kind: 'unknown' };
-  if (replicas.count > 1) {
-    const what = field === 'parallelism' ? `up to ${replicas.count} pods at once` : `${replicas.count} replicas`;
-    return { kind: 'multi', text: `${what} (${replicas.path.join('.')}: ${replicas.count})`, path: replicas.path, perNode: false };
-  }
-  if (replicas.count <= 0 && !hpa) return { kind: 'none' };
-  return { kind: 'single' };
 }
 
 const SEVERITY: Record<Enforcement, Severity> = { rwop: 'error', attach: 'error', none: 'warning', unknown: 'warning' };
 const RANK: Record<Enforcement, number> = { rwop: 4, attach: 3, unknown: 2, none: 1 };
-
-function modeOf(storage: ClaimStorage): string {
-  return storage.accessModes.includes(RWOP) ? 'ReadWriteOncePod' : 'ReadWriteOnce';
-}
 
 function consequence(storage: ClaimStorage, enforcement: Enforcement): string {
   switch (enforcement) {
@@ -68,7 +58,7 @@ function consequence(storage: ClaimStorage, enforcement: Enforcement): string {
 
 function claimText(storage: ClaimStorage): string {
   const driver = storage.driver.name !== undefined ? ` (${describeDriver(storage)})` : '';
-  return `${modeOf(storage)} PersistentVolumeClaim "${storage.pvc.name}"${driver}`;
+  return `${singleNodeMode(storage)} PersistentVolumeClaim "${storage.pvc.name}"${driver}`;
 }
 
 interface Entry {
@@ -81,7 +71,7 @@ interface Workload {
   key: string;
   template: PodTemplate;
   volume: PodVolume;
-  count: PodCount;
+  count: Multiplicity;
 }
 
 const claimNamePath = (volume: PodVolume): JsonPath => [...volume.path, 'persistentVolumeClaim', 'claimName'];
@@ -274,29 +264,18 @@ spec:
     },
   },
   check({ model, report }) {
-    const multiPod = (template: PodTemplate) => podCount(model, template).kind === 'multi';
+    const multiPod = (template: PodTemplate) => multiplicityOf(model, template).kind === 'multi';
     // By workload document: copies of one Deployment in independent sample directories are reported each with its own claim.
-    const replicaFindings = new Map<Resource, { template: PodTemplate; count: Extract<PodCount, { kind: 'multi' }>; entries: Entry[] }>();
+    const replicaFindings = new Map<Resource, { template: PodTemplate; count: Extract<Multiplicity, { kind: 'multi' }>; entries: Entry[] }>();
 
-    const definitions = claimDefinitionIndex(model);
-    for (const claimKey of model.usedClaimKeys()) {
-      // Claims not in the repo have unknown access modes; claim-template claims are one per pod.
-      const written = definitions.get(claimKey);
-      if (!written) continue;
-      // The same claim written in several places (examples, overlays): each use goes with the closest definition.
-      const byDefinition = new Map<Resource, ClaimUse[]>();
-      const { namespace, name } = splitClaimKey(claimKey);
-      for (const use of model.usesOfClaim(namespace, name)) {
-        const pvc = closestDefinition(written, use.template.workload, model);
-        const list = byDefinition.get(pvc);
-        if (list) list.push(use);
-        else byDefinition.set(pvc, [use]);
-      }
-      for (const [pvc, uses] of byDefinition) checkClaim(pvc, uses);
+    // Claims not in the repo have unknown access modes (usesByDefinition is empty for them); claim-template claims are
+    // one per pod. The same claim written in several places (examples, overlays): each use goes with the closest definition.
+    for (const { namespace, name } of model.mountedClaims()) {
+      for (const [pvc, uses] of model.usesByDefinition(namespace, name)) checkClaim(pvc, uses);
     }
 
     function checkClaim(pvc: Resource, uses: readonly ClaimUse[]): void {
-      const storage = claimStorage(model, pvc);
+      const storage = model.claimStorage(pvc);
       const enforcement = singleNodeEnforcement(storage);
       if (!enforcement) return;
       if (enforcement !== 'rwop' && storage.nodePin) return;
@@ -308,7 +287,7 @@ spec:
         const workload = use.template.workload;
         const key = `${workload.kind}/${model.namespaceOf(workload) ?? ''}/${workload.name}`;
         if (workloads.has(key)) continue;
-        const count = podCount(model, use.template);
+        const count = multiplicityOf(model, use.template);
         if (count.kind === 'none') continue;
         workloads.set(key, { key, template: use.template, volume: use.volume, count });
       }
@@ -317,7 +296,7 @@ spec:
         if (workload.count.kind !== 'multi') continue;
         // A multi-replica StatefulSet on one pod-template claim is statefulset-shared-claim's finding (the fix differs).
         if (workload.template.kind === 'StatefulSet') continue;
-        if (enforcement !== 'rwop' && selfCoLocated(model, workload.template)) continue;
+        if (enforcement !== 'rwop' && model.selfCoLocated(workload.template)) continue;
         const existing = replicaFindings.get(workload.template.workload);
         const entry = { storage, enforcement, volume: workload.volume };
         if (existing) existing.entries.push(entry);
@@ -326,10 +305,10 @@ spec:
 
       const list = [...workloads.values()];
       if (list.length < 2) return;
-      if (enforcement !== 'rwop' && coLocated(model, list.map((w) => w.template), multiPod)) return;
+      if (enforcement !== 'rwop' && model.coLocated(list.map((w) => w.template), multiPod)) return;
       const [first, ...others] = list;
       for (const other of others) {
-        if (enforcement !== 'rwop' && coLocated(model, [first.template, other.template], multiPod)) continue;
+        if (enforcement !== 'rwop' && model.coLocated([first.template, other.template], multiPod)) continue;
         report({
           resource: other.template.workload,
           path: claimNamePath(other.volume),
@@ -362,7 +341,7 @@ spec:
         data: {
           kind: template.kind, workload: template.workload.name, pods: count.text,
           claims: entries.map((e) => claimText(e.storage)).join(', '),
-          placement: worst.enforcement === 'rwop' ? 'one-pod' : repelsOnHost(model, template, template) ? 'spread' : 'free',
+          placement: worst.enforcement === 'rwop' ? 'one-pod' : model.repelsOnHost(template, template) ? 'spread' : 'free',
           consequence: consequence(worst.storage, worst.enforcement),
         },
         related: [

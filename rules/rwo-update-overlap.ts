@@ -1,13 +1,12 @@
 // R18: an update strategy runs old and new pods at the same time while they write a ReadWriteOnce(Pod) claim.
 import { databaseProductOf } from '../src/model/workload-database.js';
 import { defineRule } from '../src/define-rule.js';
-import { claimDefinitionIndex, claimStorage, closestDefinition, describeDriver, singleNodeEnforcement, ROX, type ClaimStorage } from '../src/model/claims.js';
+import { describeDriver, singleNodeEnforcement, ROX, type ClaimStorage, type Enforcement } from '../src/model/claims.js';
+import type { PodCount } from '../src/model/pod-count.js';
 import type { PodTemplate } from '../src/model/pod-templates.js';
-import { selfCoLocated } from '../src/model/placement.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath, Resource, Severity } from '../src/types.js';
 
-type Enforcement = 'rwop' | 'attach' | 'none' | 'unknown';
 
 const SEVERITY: Record<Enforcement, Severity> = { rwop: 'error', attach: 'warning', none: 'note', unknown: 'note' };
 const RANK: Record<Enforcement, number> = { rwop: 4, attach: 3, unknown: 2, none: 1 };
@@ -46,12 +45,13 @@ interface Overlap {
 }
 
 /** Deployment RollingUpdate with effective maxSurge > 0; Rollout blueGreen, or canary with maxSurge ≠ 0. */
-function overlapOf(template: PodTemplate): Overlap | undefined {
+function overlapOf(template: PodTemplate, count: PodCount): Overlap | undefined {
   const object = template.workload.object;
   const rawStrategy = object?.spec?.strategy;
   if (rawStrategy != null && (typeof rawStrategy !== 'object' || Array.isArray(rawStrategy))) return undefined;
   const strategy = rawStrategy ?? {};
-  const replicas = template.replicas.kind === 'count' ? Math.max(template.replicas.count, 1) : 1;
+  // Surge and unavailability are fractions of the written replicas (an autoscaler changes them over time).
+  const replicas = count.replicas.kind === 'count' ? Math.max(count.replicas.count, 1) : 1;
   if (template.kind === 'Deployment') {
     const type = strategy.type ?? 'RollingUpdate';
     if (type !== 'RollingUpdate') return undefined;
@@ -115,7 +115,7 @@ interface Entry {
   enforcement: Enforcement;
 }
 
-function writtenSingleNodeClaims(model: StorageModel, definitions: Map<string, Resource[]>, template: PodTemplate): Entry[] {
+function writtenSingleNodeClaims(model: StorageModel, template: PodTemplate): Entry[] {
   const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
   const entries: Entry[] = [];
   const seen = new Set<string>();
@@ -124,14 +124,14 @@ function writtenSingleNodeClaims(model: StorageModel, definitions: Map<string, R
     const writes = !volume.readOnly && template.uses.some((use) => use.volumeName === volume.name && !use.readOnly);
     if (!writes) continue;
     // A claim not in the repo has unknown access modes; when it is written several times, take the closest definition.
-    const written = definitions.get(`${namespace}/${volume.claimName}`);
-    if (!written) continue;
+    const pvc = model.closestClaimDefinition(namespace, volume.claimName, template.workload);
+    if (!pvc) continue;
     seen.add(volume.claimName);
-    const storage = claimStorage(model, closestDefinition(written, template.workload, model));
+    const storage = model.claimStorage(pvc);
     const enforcement = singleNodeEnforcement(storage);
     if (!enforcement) continue;
     // Old and new pods sharing one node may share a ReadWriteOnce volume; ReadWriteOncePod allows one pod anyway.
-    if (enforcement !== 'rwop' && (storage.nodePin || selfCoLocated(model, template))) continue;
+    if (enforcement !== 'rwop' && (storage.nodePin || model.selfCoLocated(template))) continue;
     entries.push({ storage, enforcement });
   }
   return entries;
@@ -241,13 +241,13 @@ spec:
     },
   },
   check({ model, report }) {
-    const definitions = claimDefinitionIndex(model);
     for (const template of model.templates) {
       if (template.kind !== 'Deployment' && template.kind !== 'Rollout') continue;
-      if (template.replicas.kind === 'count' && template.replicas.count <= 0 && !model.autoscalerOf(template.workload)) continue;
-      const overlap = overlapOf(template);
+      const count = model.podCount(template);
+      if (count.kind === 'count' && count.count <= 0 && !count.autoscaler) continue;
+      const overlap = overlapOf(template, count);
       if (!overlap) continue;
-      const entries = writtenSingleNodeClaims(model, definitions, template);
+      const entries = writtenSingleNodeClaims(model, template);
       if (entries.length === 0) continue;
       const worst = entries.reduce((a, b) => (RANK[b.enforcement] > RANK[a.enforcement] ? b : a));
       const product = databaseProductOf(template);

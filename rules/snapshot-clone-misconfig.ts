@@ -1,6 +1,6 @@
 // R33: VolumeSnapshotClasses, VolumeSnapshots and clone / restore claims that cannot work as written.
 import { defineRule } from '../src/define-rule.js';
-import { claimDefinitionIndex, closestDefinition, driverOfClaim, volumeModeOf } from '../src/model/claims.js';
+import { volumeModeOf } from '../src/model/claims.js';
 import { normaliseProvisioner } from '../src/model/provisioners.js';
 import { compareQuantities, parseQuantity } from '../src/model/quantity.js';
 import type { StorageModel } from '../src/model/storage-model.js';
@@ -35,7 +35,7 @@ function dataSourceOf(pvc: Resource): { kind: 'PersistentVolumeClaim' | 'VolumeS
 }
 
 function classProvisioner(model: StorageModel, pvc: Resource): { name: string; storageClass: Resource } | undefined {
-  const driver = driverOfClaim(model, pvc);
+  const driver = model.driverOfClaim(pvc);
   if (driver.source.via !== 'class' || driver.name === undefined) return undefined;
   return { name: driver.name, storageClass: driver.source.storageClass };
 }
@@ -173,13 +173,9 @@ deletionPolicy: Retain
       }
     }
 
-    const definitions = claimDefinitionIndex(model);
-    const claimNear = (namespace: string, name: string, from: Resource): Resource | undefined => {
-      const list = definitions.get(`${namespace}/${name}`);
-      return list ? closestDefinition(list, from, model) : undefined;
-    };
+    const claimNear = (namespace: string, name: string, from: Resource): Resource | undefined => model.closestClaimDefinition(namespace, name, from);
     const driverName = (pvc: Resource) => {
-      const name = driverOfClaim(model, pvc).name;
+      const name = model.driverOfClaim(pvc).name;
       return name === undefined ? undefined : normaliseProvisioner(name);
     };
 

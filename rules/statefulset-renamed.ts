@@ -2,6 +2,7 @@
 // pods get new, empty claims, and the old claims with the data are left behind (or deleted).
 import { defineChangeRule } from '../src/review/change-rule.js';
 import { valuesEqual } from '../src/review/diff.js';
+import type { StorageModel } from '../src/model/storage-model.js';
 import type { Resource } from '../src/types.js';
 
 function templateNames(sts: Resource): string[] {
@@ -13,9 +14,11 @@ function templateNames(sts: Resource): string[] {
 const claimNames = (templates: readonly string[], sts: string, count: number) =>
   templates.flatMap((t) => Array.from({ length: count }, (_, i) => `${t}-${sts}-${i}`));
 
-function replicasOf(sts: Resource): number {
-  const replicas = sts.object?.spec?.replicas;
-  return typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= 0 ? replicas : 1;
+/** The replicas the StatefulSet is written with (1 when unset, negative or not a number): one claim per ordinal. */
+function replicasOf(model: StorageModel, sts: Resource): number {
+  const template = model.templateOf(sts);
+  const written = template ? model.podCount(template).replicas : undefined;
+  return written?.kind === 'count' && written.count >= 0 ? written.count : 1;
 }
 
 function list(names: readonly string[]): string {
@@ -156,8 +159,8 @@ spec:
           fromNamespace: oldNamespace,
           toNamespace: model.namespaceOf(successor) ?? model.defaultNamespace,
           templates: templates.map((t) => `"${t}"`).join(', '),
-          newClaims: list(claimNames(templates, successor.name, replicasOf(successor))),
-          oldClaims: list(claimNames(templates, old.name, replicasOf(old))),
+          newClaims: list(claimNames(templates, successor.name, replicasOf(model, successor))),
+          oldClaims: list(claimNames(templates, old.name, replicasOf(baseModel, old))),
           deleted,
         },
         related: [{ resource: old, path: ['metadata', 'name'], message: `StatefulSet "${old.name}", removed by this change` }],

@@ -1,11 +1,9 @@
 // R20: a StatefulSet with several replicas mounts one claim from its pod template instead of volumeClaimTemplates.
 import { defineRule } from '../src/define-rule.js';
-import { describeDriver, singleNodeEnforcement, RWOP } from '../src/model/claims.js';
+import { describeDriver, singleNodeEnforcement, singleNodeMode, type Enforcement } from '../src/model/claims.js';
 import { volumeNamed } from '../src/model/mounts.js';
-import { claimOfVolume } from '../src/model/volume-claims.js';
 import type { JsonPath, Severity } from '../src/types.js';
 
-type Enforcement = 'rwop' | 'attach' | 'none' | 'unknown';
 const SEVERITY: Record<Enforcement, Severity> = { rwop: 'error', attach: 'error', none: 'warning', unknown: 'warning' };
 const CONSEQUENCE: Record<Enforcement, string> = {
   rwop: 'ReadWriteOncePod admits one pod, so every other replica stays Pending',
@@ -105,15 +103,12 @@ spec:
     for (const template of model.templates) {
       if (template.kind !== 'StatefulSet') continue;
       const sts = template.workload;
-      const hpa = model.autoscalerOf(sts);
-      const replicas = template.replicas;
+      const count = model.podCount(template);
+      const hpa = count.autoscaler;
+      const replicasPath = count.countPath;
       let pods: string | undefined;
-      let replicasPath: JsonPath = ['spec', 'replicas'];
-      if (hpa && hpa.max > 1) pods = `up to ${hpa.max} replicas (HorizontalPodAutoscaler "${hpa.hpa.name}")`;
-      else if (replicas.kind === 'count' && replicas.count > 1) {
-        pods = `${replicas.count} replicas`;
-        replicasPath = replicas.path;
-      }
+      if (count.kind === 'autoscaled') pods = `up to ${count.max} replicas (HorizontalPodAutoscaler "${count.hpa.name}")`;
+      else if (count.kind === 'count' && count.count > 1) pods = `${count.count} replicas`;
       if (!pods) continue;
       const done = new Set<string>();
       for (const volume of template.volumes) {
@@ -124,7 +119,7 @@ spec:
         if (!writes) continue;
         done.add(volume.claimName);
         const claimNamePath: JsonPath = [...volume.path, 'persistentVolumeClaim', 'claimName'];
-        const claim = claimOfVolume(model, template, ref);
+        const claim = model.claimOfVolume(template, ref);
         if (claim === 'external') {
           report({
             resource: sts, path: claimNamePath, messageId: 'sharedExternal', severity: 'note',
@@ -141,7 +136,7 @@ spec:
           resource: sts, path: claimNamePath, messageId: 'shared', severity: SEVERITY[enforcement],
           data: {
             statefulSet: sts.name, pods,
-            mode: storage.accessModes.includes(RWOP) ? 'ReadWriteOncePod' : 'ReadWriteOnce',
+            mode: singleNodeMode(storage),
             claim: claim.name, driver: storage.driver.name !== undefined ? ` (${describeDriver(storage)})` : '',
             consequence: CONSEQUENCE[enforcement],
           },

@@ -1,6 +1,6 @@
 // A storage feature used on a cluster older than the feature (cluster.kubernetesVersion in .pvlint.yaml).
 import { defineRule } from '../src/define-rule.js';
-import { claimObjectsOf, claimPath } from '../src/model/claim-objects.js';
+import { claimPath } from '../src/model/claim-objects.js';
 import { RWOP } from '../src/model/claims.js';
 import { featureStatus, STORAGE_FEATURES, storageFeature, versionAtLeast, VOLUME_ATTRIBUTES_CLASS_API, type StorageFeature } from '../src/model/storage-features.js';
 import type { JsonPath, Resource } from '../src/types.js';
@@ -83,7 +83,7 @@ spec:
 
     const rwop = storageFeature('ReadWriteOncePod');
     const vac = storageFeature('VolumeAttributesClass');
-    for (const claim of claimObjectsOf(model)) {
+    for (const claim of model.claimObjects()) {
       const modes = claim.object?.spec?.accessModes;
       const index = Array.isArray(modes) ? modes.indexOf(RWOP) : -1;
       if (index >= 0) use(claim.resource, claimPath(claim, 'spec', 'accessModes', index), claim.label, rwop, 'the API server rejects the access mode ("Unsupported value")');

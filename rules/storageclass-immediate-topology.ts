@@ -1,6 +1,6 @@
 // R11: Immediate volume binding on a provisioner whose volumes are tied to a zone, region or node.
 import { defineRule } from '../src/define-rule.js';
-import { driverCapabilities, type Topology } from '../src/model/provisioners.js';
+import { type Topology } from '../src/model/provisioners.js';
 import type { Severity } from '../src/types.js';
 import { ownEntry } from '../src/engine/own-entry.js';
 
@@ -102,7 +102,7 @@ parameters: {type: gp3}
       if (typeof provisioner !== 'string' || provisioner === '') continue;
       const mode = storageClass.object?.volumeBindingMode;
       if (mode === 'WaitForFirstConsumer') continue;
-      const info = driverCapabilities(provisioner);
+      const info = model.driverCapabilities(provisioner);
       if (!info) continue;
       const topology = info.capabilities.topology;
       const severity = SEVERITY[topology.kind];

@@ -1,6 +1,6 @@
 // R16: StorageClass parameters the API, the CSI external-provisioner or the driver reject.
 import { defineRule } from '../src/define-rule.js';
-import { driverCapabilities, normaliseProvisioner } from '../src/model/provisioners.js';
+import { normaliseProvisioner } from '../src/model/provisioners.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 import type { Resource } from '../src/types.js';
 
@@ -31,7 +31,7 @@ const MAX_BYTES = 256 * 1024;
 
 /** Whether the class is served by the CSI external-provisioner (which checks the prefixed keys). */
 function servedByCsi(model: StorageModel, provisioner: string): boolean {
-  const info = driverCapabilities(provisioner);
+  const info = model.driverCapabilities(provisioner);
   if (info) return info.capabilities.type === 'csi';
   if (model.lookupCsiDriver(provisioner).status === 'found') return true;
   return /(^|[.-])csi([.-]|$)/.test(provisioner);

@@ -1,7 +1,6 @@
 // A pod's zone nodeSelector / node affinity excludes every topology its claim's StorageClass may provision in.
 import { defineRule } from '../src/define-rule.js';
-import { claimObjectsOf, type ClaimObject } from '../src/model/claim-objects.js';
-import { boundVolumeOf, storageClassFor } from '../src/model/claims.js';
+import { type ClaimObject } from '../src/model/claim-objects.js';
 import { podNodeTerms, requirement, termsConflict, type ConflictStrength, type NodeTerm } from '../src/model/node-selector.js';
 import type { PodTemplate } from '../src/model/pod-templates.js';
 import type { StorageModel } from '../src/model/storage-model.js';
@@ -149,14 +148,14 @@ spec:
   },
   check({ model, report }) {
     const seen = new Set<string>();
-    for (const claim of claimObjectsOf(model)) {
+    for (const claim of model.claimObjects()) {
       const spec = claim.object?.spec;
       if (!spec || typeof spec !== 'object') continue;
       if (typeof spec.volumeName === 'string' && spec.volumeName !== '') continue;
-      if (claim.origin === 'pvc' && boundVolumeOf(model, claim.resource)) continue;
+      if (claim.origin === 'pvc' && model.boundVolumeOf(claim.resource)) continue;
       const effective = model.effectiveClassOfClaim(claim.object);
       if (!effective.name) continue;
-      const lookup = storageClassFor(model, effective.name, claim.resource);
+      const lookup = model.storageClassFor(effective.name, claim.resource);
       if (lookup.status !== 'found') continue;
       const storageClass = lookup.value;
       const allowed = allowedTopologyTerms(storageClass);

@@ -1,6 +1,5 @@
 // R39: a StatefulSet's PVC retention policy deletes its claims on scale-down or deletion.
 import { defineRule } from '../src/define-rule.js';
-import { databaseVolumes, reclaimOfClaim } from '../src/model/stateful-data.js';
 import type { Severity } from '../src/types.js';
 
 export default defineRule({
@@ -87,7 +86,7 @@ spec:
       if (template.kind !== 'StatefulSet' || template.claimTemplates.length === 0) continue;
       const policy = template.workload.object?.spec?.persistentVolumeClaimRetentionPolicy;
       if (!policy || typeof policy !== 'object') continue;
-      const reclaims = template.claimTemplates.map((vct) => reclaimOfClaim(model, vct.object));
+      const reclaims = template.claimTemplates.map((vct) => model.reclaimOfClaim(vct.object));
       const allRetain = reclaims.every((r) => r.policy === 'Retain');
       const deleteClasses = [...new Set(reclaims.flatMap((r) => (r.policy === 'Delete' && r.via === 'class' ? [`"${r.storageClass.name}"`] : [])))];
       const reclaim = allRetain
@@ -95,7 +94,7 @@ spec:
         : deleteClasses.length > 0
           ? `with reclaimPolicy Delete (StorageClass ${deleteClasses.join(', ')}) the volumes and their data are deleted too`
           : 'with the usual reclaimPolicy Delete the volumes and their data are deleted too';
-      const dbs = databaseVolumes(template);
+      const dbs = model.databaseVolumes(template);
       const dbNames = [...new Set(template.claimTemplates.map((t) => dbs.get(t.name)?.product).filter(Boolean))];
       const data = {
         sts: template.workload.name,

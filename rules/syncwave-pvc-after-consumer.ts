@@ -1,9 +1,8 @@
 // R42: a PVC in a later Argo CD sync wave than a workload that mounts it.
 import { defineRule } from '../src/define-rule.js';
-import { claimDefinitionIndex, closestDefinition, splitClaimKey } from '../src/model/claims.js';
 import { ARGO_SYNC_WAVE, argoSyncOptionsOf, isArgoHook, isHelmHook, syncWaveOf, type SyncWave } from '../src/model/gitops.js';
 import type { ClaimUse } from '../src/model/storage-model.js';
-import type { JsonPath, Resource } from '../src/types.js';
+import type { JsonPath } from '../src/types.js';
 
 function waveText(wave: SyncWave): string {
   return wave.from === 'sync-wave' ? `sync-wave ${wave.wave}` : wave.from === 'hook-weight' ? `wave ${wave.wave}, from helm.sh/hook-weight` : 'wave 0, no sync-wave';
@@ -100,19 +99,8 @@ spec:
     },
   },
   check({ model, report }) {
-    const definitions = claimDefinitionIndex(model);
-    for (const claimKey of model.usedClaimKeys()) {
-      const written = definitions.get(claimKey);
-      if (!written) continue;
-      const { namespace, name } = splitClaimKey(claimKey);
-      const byDefinition = new Map<Resource, ClaimUse[]>();
-      for (const use of model.usesOfClaim(namespace, name)) {
-        const pvc = closestDefinition(written, use.template.workload, model);
-        const list = byDefinition.get(pvc);
-        if (list) list.push(use);
-        else byDefinition.set(pvc, [use]);
-      }
-      for (const [pvc, uses] of byDefinition) {
+    for (const { namespace, name } of model.mountedClaims()) {
+      for (const [pvc, uses] of model.usesByDefinition(namespace, name)) {
         const meta = pvc.object?.metadata;
         if (isArgoHook(meta) || isHelmHook(meta)) continue;
         const wave = syncWaveOf(meta);

@@ -3,7 +3,7 @@ import { defineRule } from '../src/define-rule.js';
 import { volumeModeOf } from '../src/model/claims.js';
 import { volumeNamed } from '../src/model/mounts.js';
 import { WORKLOAD_KINDS } from '../src/model/pod-templates.js';
-import { claimOfVolume, type ResolvedClaim } from '../src/model/volume-claims.js';
+import { type ResolvedClaim } from '../src/model/volume-claims.js';
 import { containerLabel } from '../src/model/wiring.js';
 import type { JsonPath } from '../src/types.js';
 
@@ -98,7 +98,7 @@ spec:
       for (const use of template.uses) {
         const ref = volumeNamed(template, use.volumeName);
         if (!ref) continue;
-        const claim = claimOfVolume(model, template, ref);
+        const claim = model.claimOfVolume(template, ref);
         if (!claim || claim === 'external') continue;
         // Binding requires the PV's volumeMode to equal the claim's (CheckVolumeModeMismatches), so the claim's own mode is
         // the mode of any PV it is bound to; a PV that only reserves the claim with another mode never binds.

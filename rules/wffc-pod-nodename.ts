@@ -1,10 +1,9 @@
 // R22: a pod template with spec.nodeName uses a claim the scheduler has to bind (WaitForFirstConsumer) or a
 // ReadWriteOncePod claim whose one-pod check lives in the scheduler.
-import { storageClassFor } from '../src/model/claims.js';
 import { defineRule } from '../src/define-rule.js';
 import { RWOP } from '../src/model/claims.js';
 import { podContainers, usesOfContainer, volumeNamed } from '../src/model/mounts.js';
-import { claimOfVolume, type ResolvedClaim } from '../src/model/volume-claims.js';
+import { type ResolvedClaim } from '../src/model/volume-claims.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
 const SELECTED_NODE = 'volume.kubernetes.io/selected-node';
@@ -125,7 +124,7 @@ spec:
         if (!used.has(name)) continue;
         const ref = volumeNamed(template, name);
         if (!ref) continue;
-        const claim = claimOfVolume(model, template, ref);
+        const claim = model.claimOfVolume(template, ref);
         if (!claim || claim === 'external') continue;
         const base = { kind: template.kind, workload: template.workload.name, node, origin: ORIGIN[claim.origin], claim: claim.name };
         const claimRelated = { resource: claim.owner, path: claim.path, message: `${ORIGIN[claim.origin]} "${claim.name}"` };
@@ -133,7 +132,7 @@ spec:
         if (!preBound(claim) && annotations[SELECTED_NODE] == null) {
           const effective = model.effectiveClassOfClaim(claim.object);
           if (effective.name) {
-            const lookup = storageClassFor(model, effective.name, claim.owner);
+            const lookup = model.storageClassFor(effective.name, claim.owner);
             if (lookup.status === 'found' && lookup.value.object?.volumeBindingMode === 'WaitForFirstConsumer') {
               const storageClass: Resource = lookup.value;
               report({

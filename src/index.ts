@@ -16,8 +16,16 @@ export {
   type ResourcePair,
   type RuleDescription,
 } from './review/change-rule.js';
-export { StorageModel, type Lookup, type ClaimUse, type ClaimTarget } from './model/storage-model.js';
+export { StorageModel, type Lookup, type ClaimUse, type ClaimTarget, type MountedClaim } from './model/storage-model.js';
 export type { PodTemplate, PodVolume, ContainerUse, Replicas } from './model/pod-templates.js';
+export type { PodCount, Autoscaler } from './model/pod-count.js';
+export type { ClaimObject } from './model/claim-objects.js';
+export type { ResolvedClaim, TemplateClaim } from './model/volume-claims.js';
+export type { ClaimStorage, ClaimDriver, BoundVolume, Enforcement } from './model/claims.js';
+export type { DriverInfo, DriverCapabilities } from './model/provisioners.js';
+export type {
+  ResourceOf, ClaimResource, VolumeResource, StorageClassResource, CsiDriverResource, AutoscalerResource, ClaimShape,
+} from './model/views.js';
 export { parseQuantity, compareQuantities, type Quantity } from './model/quantity.js';
 export { matchSelector, type LabelSelector } from './model/selector.js';
 export type * from './types.js';

@@ -1,6 +1,5 @@
 // Runs every enabled rule once over a scope's model and turns reports into raw findings (the locate stage places them).
 // A rule that throws becomes a diagnostic naming the rule; the other rules still run.
-import { withDriverOverrides } from '../model/provisioners.js';
 import type { StorageModel } from '../model/storage-model.js';
 import { crashFinding, findingFromReport } from './make-finding.js';
 import { isShapeRejected } from './shape-check.js';
@@ -20,8 +19,7 @@ export interface RuleRunResult {
 }
 
 export function runRules(model: StorageModel, settings: readonly RuleSetting[]): RuleRunResult {
-  // Configuration's driver capabilities apply to every driverCapabilities() call the rules make.
-  return withDriverOverrides(model.driverOverrides, () => runAll(model, settings));
+  return runAll(model, settings);
 }
 
 function runAll(model: StorageModel, settings: readonly RuleSetting[]): RuleRunResult {

@@ -51,14 +51,15 @@ function capacityLine(object: any, sizePath: readonly string[]): string {
 }
 
 function replicasLine(model: StorageModel, template: PodTemplate): string | undefined {
-  const replicas = template.replicas;
+  const count = model.podCount(template);
+  const replicas = count.replicas;
   const field = template.kind === 'Job' || template.kind === 'CronJob' ? 'parallelism' : 'replicas';
   let text: string | undefined;
   if (template.kind === 'Pod') text = undefined;
   else if (replicas.kind === 'count') text = `${field}: ${replicas.count}`;
   else if (replicas.kind === 'per-node') text = 'one pod per node';
   else text = `${field}: ?`;
-  const hpa = model.autoscalerOf(template.workload);
+  const hpa = count.autoscaler;
   if (hpa) text = `${text ?? 'replicas: ?'} · HPA max ${hpa.max}`;
   return text;
 }

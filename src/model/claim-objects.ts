@@ -1,9 +1,11 @@
 // Everything in a scope that becomes a PersistentVolumeClaim: PVC documents, StatefulSet `volumeClaimTemplates` (one
 // PVC per replica, `<template>-<statefulset>-<ordinal>`) and generic ephemeral volumes' `ephemeral.volumeClaimTemplate`
 // (one PVC per pod, `<pod>-<volume>`). Claim rules that reason about one claim's own spec (its class, access modes,
-// volume mode, selector) read them all through `claimObjectsOf`, so templates are checked like the PVCs they become.
+// volume mode, selector) read them all through `model.claimObjects()`, so templates are checked like the PVCs they become.
 import type { JsonPath, Resource } from '../types.js';
 import { statefulSetClaimName, type ClaimTemplate, type PodTemplate, type PodVolume } from './pod-templates.js';
+import type { PodCount } from './pod-count.js';
+import type { ClaimShape } from './views.js';
 import type { StorageModel } from './storage-model.js';
 
 export type ClaimOrigin = 'pvc' | 'claim-template' | 'ephemeral';
@@ -15,7 +17,7 @@ export interface ClaimObject {
   /** Path of the claim-shaped object (`metadata` + `spec`) inside `resource`; `[]` for a PVC. */
   path: JsonPath;
   /** The claim-shaped object: a PVC's object, a volumeClaimTemplates entry, an ephemeral volumeClaimTemplate. */
-  object: any;
+  object: ClaimShape;
   /** The namespace the PVC lives (or will live) in. */
   namespace: string;
   /** `PersistentVolumeClaim "data"`, `volumeClaimTemplate "data" of StatefulSet "pg"`, `ephemeral volume "scratch" of Deployment "web"`. */
@@ -24,6 +26,8 @@ export interface ClaimObject {
   claimName: string;
   /** Pod template of the workload (templates only). */
   template?: PodTemplate;
+  /** How many pods of that template run at once (templates only; `model.podCount`). */
+  podCount?: PodCount;
   claimTemplate?: ClaimTemplate;
   volume?: PodVolume;
 }
@@ -37,12 +41,11 @@ export function claimPath(claim: ClaimObject, ...rest: (string | number)[]): Jso
   return [...claim.path, ...rest];
 }
 
-const cache = new WeakMap<StorageModel, ClaimObject[]>();
-
-/** Every claim-shaped object of the scope, in document order: PVCs, then each workload's claim templates. */
-export function claimObjectsOf(model: StorageModel): readonly ClaimObject[] {
-  const cached = cache.get(model);
-  if (cached) return cached;
+/**
+ * Every claim-shaped object of the scope, in document order: PVCs, then each workload's claim templates. The model
+ * keeps the list (`model.claimObjects()`).
+ */
+export function collectClaimObjects(model: StorageModel): ClaimObject[] {
   const claims: ClaimObject[] = [];
   for (const pvc of model.claimsOf()) {
     claims.push({
@@ -59,7 +62,7 @@ export function claimObjectsOf(model: StorageModel): readonly ClaimObject[] {
         origin: 'claim-template', resource: workload, path: claimTemplate.path, object: claimTemplate.object, namespace,
         label: `volumeClaimTemplate "${claimTemplate.name}" of StatefulSet "${workload.name}"`,
         claimName: statefulSetClaimName(claimTemplate.name, workload.name, 0),
-        template, claimTemplate,
+        template, podCount: model.podCount(template), claimTemplate,
       });
     }
     for (const volume of template.volumes) {
@@ -70,11 +73,10 @@ export function claimObjectsOf(model: StorageModel): readonly ClaimObject[] {
         origin: 'ephemeral', resource: workload, path: volume.ephemeralTemplate!.path, object, namespace,
         label: `ephemeral volume "${volume.name}" of ${template.kind} "${workload.name}"`,
         claimName: `${podName}-${volume.name}`,
-        template, volume,
+        template, podCount: model.podCount(template), volume,
       });
     }
   }
-  cache.set(model, claims);
   return claims;
 }
 
@@ -103,10 +105,13 @@ export function asClaimResource(claim: ClaimObject, name = claim.claimName): Res
   return resource;
 }
 
-/** How many PVCs a template creates at once, when the workload says: StatefulSet replicas, 1 for a Pod; undefined otherwise. */
+/**
+ * How many PVCs a template creates at once, when the workload says: its written replicas (StatefulSet), 1 for a Pod;
+ * undefined otherwise.
+ */
 export function claimCopies(claim: ClaimObject): number | undefined {
   if (claim.origin === 'pvc') return 1;
-  const replicas = claim.template?.replicas;
+  const replicas = claim.podCount?.replicas;
   if (!replicas) return undefined;
   if (replicas.kind === 'count') return replicas.count;
   return undefined;

@@ -1,13 +1,16 @@
 // What the bundle tells about a claim's storage: its effective access modes and volume mode, the PV it is bound to,
 // the driver behind it and whether that driver attaches volumes to one node (catalogue §5 `attachable(pvc)`, §7).
 import type { Resource } from '../types.js';
-import { driverCapabilities, inTreeSourceProvisioner, normaliseProvisioner, type DriverInfo } from './provisioners.js';
+import { inTreeSourceProvisioner, normaliseProvisioner, type DriverInfo } from './provisioners.js';
 import type { Lookup, StorageModel } from './storage-model.js';
+import type { CsiDriverResource, StorageClassResource, VolumeResource } from './views.js';
 
 export const RWO = 'ReadWriteOnce';
 export const ROX = 'ReadOnlyMany';
 export const RWX = 'ReadWriteMany';
 export const RWOP = 'ReadWriteOncePod';
+/** Every access mode the API accepts on a claim. */
+export const ACCESS_MODES: readonly string[] = [RWO, ROX, RWX, RWOP];
 
 const HOSTNAME = 'kubernetes.io/hostname';
 
@@ -30,7 +33,7 @@ export function splitClaimKey(claimKey: string): { namespace: string; name: stri
 }
 
 export interface BoundVolume {
-  pv: Resource;
+  pv: VolumeResource;
   /** `volumeName` on the claim, or the PV's `claimRef` reserving the claim. */
   via: 'volumeName' | 'claimRef';
 }
@@ -50,7 +53,7 @@ export function boundVolumeOf(model: StorageModel, pvc: Resource): BoundVolume |
  * The PersistentVolume named `name`: with several PV documents of that name in the scope (independent samples side
  * by side), the one written closest to `from` (see closestDefinition); else the model's lookup.
  */
-export function volumeFor(model: StorageModel, name: string, from?: Resource): Lookup<Resource> {
+export function volumeFor(model: StorageModel, name: string, from?: Resource): Lookup<VolumeResource> {
   if (from) {
     const definitions = model.volumesNamed(name);
     if (definitions.length > 1) return { status: 'found', value: closestDefinition(definitions, from, model) };
@@ -59,7 +62,7 @@ export function volumeFor(model: StorageModel, name: string, from?: Resource): L
 }
 
 /** The PVs whose claimRef reserves `pvc`, the ones written closest to it: those in unrelated sample directories are left out. */
-export function volumesReserving(model: StorageModel, pvc: Resource): readonly Resource[] {
+export function volumesReserving(model: StorageModel, pvc: Resource): readonly VolumeResource[] {
   const namespace = model.namespaceOf(pvc) ?? model.defaultNamespace;
   return nearestDefinitions(model.volumesClaiming(namespace, pvc.name), pvc);
 }
@@ -68,7 +71,7 @@ export function volumesReserving(model: StorageModel, pvc: Resource): readonly R
  * Of several objects that all answer one lookup (PVs reserving one claim name, in independent sample directories),
  * those written as close to `from` as the closest of them: the same file, else the deepest common directory.
  */
-export function nearestDefinitions(definitions: readonly Resource[], from: Resource): readonly Resource[] {
+export function nearestDefinitions<R extends Resource>(definitions: readonly R[], from: Resource): readonly R[] {
   if (definitions.length <= 1) return definitions;
   const score = (d: Resource) => (d.file === from.file ? Number.MAX_SAFE_INTEGER : directoryDepthInCommon(d.file.path, from.file.path));
   const best = Math.max(...definitions.map(score));
@@ -78,7 +81,7 @@ export function nearestDefinitions(definitions: readonly Resource[], from: Resou
 export type DriverSource =
   | { via: 'pv-csi'; pv: Resource }
   | { via: 'pv-in-tree'; pv: Resource; source: string }
-  | { via: 'class'; storageClass: Resource; defaulted: boolean }
+  | { via: 'class'; storageClass: StorageClassResource; defaulted: boolean }
   | { via: 'none'; why: string };
 
 export interface ClaimDriver {
@@ -90,14 +93,14 @@ export interface ClaimDriver {
 }
 
 /** The driver of a PV in the bundle: `spec.csi.driver`, or the in-tree source it is written with. */
-export function driverOfVolume(pv: Resource): ClaimDriver | undefined {
+export function driverOfVolume(model: StorageModel, pv: Resource): ClaimDriver | undefined {
   const csiDriver = pv.object?.spec?.csi?.driver;
   if (typeof csiDriver === 'string' && csiDriver !== '') {
-    return { name: csiDriver, info: driverCapabilities(csiDriver), source: { via: 'pv-csi', pv } };
+    return { name: csiDriver, info: model.driverCapabilities(csiDriver), source: { via: 'pv-csi', pv } };
   }
   const inTree = inTreeSourceProvisioner(pv.object?.spec);
   if (inTree) {
-    return { name: inTree.provisioner, info: driverCapabilities(inTree.provisioner), source: { via: 'pv-in-tree', pv, source: inTree.source } };
+    return { name: inTree.provisioner, info: model.driverCapabilities(inTree.provisioner), source: { via: 'pv-in-tree', pv, source: inTree.source } };
   }
   return undefined;
 }
@@ -108,7 +111,7 @@ export function driverOfVolume(pv: Resource): ClaimDriver | undefined {
  */
 export function driverOfClaim(model: StorageModel, pvc: Resource, bound = boundVolumeOf(model, pvc)): ClaimDriver {
   if (bound) {
-    const fromVolume = driverOfVolume(bound.pv);
+    const fromVolume = driverOfVolume(model, bound.pv);
     if (fromVolume) return fromVolume;
   }
   return driverOfClaimClass(model, pvc.object);
@@ -134,14 +137,14 @@ export function driverOfClaimClass(model: StorageModel, claim: unknown, from?: R
   if (typeof provisioner !== 'string' || provisioner === '') {
     return { name: undefined, info: undefined, source: { via: 'none', why: `StorageClass "${effective.name}" names no provisioner` } };
   }
-  return { name: provisioner, info: driverCapabilities(provisioner), source: { via: 'class', storageClass: lookup.value, defaulted: effective.defaulted } };
+  return { name: provisioner, info: model.driverCapabilities(provisioner), source: { via: 'class', storageClass: lookup.value, defaulted: effective.defaulted } };
 }
 
 /**
  * The StorageClass named `name`: with `from`, and several StorageClass documents of that name in the scope (independent
  * examples side by side), the one written closest to `from` (see closestDefinition); else the model's lookup.
  */
-export function storageClassFor(model: StorageModel, name: string, from?: Resource): Lookup<Resource> {
+export function storageClassFor(model: StorageModel, name: string, from?: Resource): Lookup<StorageClassResource> {
   if (from) {
     const definitions = model.classesNamed(name);
     if (definitions.length > 1) return { status: 'found', value: closestDefinition(definitions, from, model) };
@@ -158,7 +161,7 @@ export interface Attachability {
   /** Why, in Kubernetes terms (for messages). */
   reason: string;
   /** The CSIDriver object that decided it, when one did. */
-  csiDriver?: Resource;
+  csiDriver?: CsiDriverResource;
 }
 
 /**
@@ -230,16 +233,16 @@ export function volumeNodePin(driver: ClaimDriver, bound: BoundVolume | undefine
 
 /** Everything the workload rules need to know about one claim in the bundle. */
 export interface ClaimStorage {
-  pvc: Resource;
-  bound: BoundVolume | undefined;
+  readonly pvc: Resource;
+  readonly bound: BoundVolume | undefined;
   /** Effective access modes: the bound PV's when it is in the bundle (they decide attach behaviour), else the claim's. */
-  accessModes: string[];
-  accessModesFrom: 'pv' | 'pvc';
-  volumeMode: string;
-  driver: ClaimDriver;
-  attach: Attachability;
+  readonly accessModes: readonly string[];
+  readonly accessModesFrom: 'pv' | 'pvc';
+  readonly volumeMode: string;
+  readonly driver: ClaimDriver;
+  readonly attach: Attachability;
   /** Set when the volume forces every pod onto one node. */
-  nodePin: string | undefined;
+  readonly nodePin: string | undefined;
 }
 
 export function claimStorage(model: StorageModel, pvc: Resource): ClaimStorage {
@@ -264,14 +267,22 @@ export function claimStorage(model: StorageModel, pvc: Resource): ClaimStorage {
  * How strictly one node is enforced for a claim: `rwop` = one pod cluster-wide (scheduler + kubelet);
  * `attach` = RWO on an attachable volume, the attach/detach controller refuses a second node (IsMultiAttachAllowed is
  * false only when the PV modes have neither ReadWriteMany nor ReadOnlyMany); `none` = RWO is only a label here;
- * `unknown` = the driver is unknown. Undefined when the modes are not single-node at all (RWX, ROX only, none).
+ * `unknown` = the driver is unknown.
  */
-export function singleNodeEnforcement(storage: ClaimStorage): 'rwop' | 'attach' | 'none' | 'unknown' | undefined {
+export type Enforcement = 'rwop' | 'attach' | 'none' | 'unknown';
+
+/** How strictly one node is enforced for a claim (see Enforcement); undefined when the modes are not single-node at all (RWX, ROX only, none). */
+export function singleNodeEnforcement(storage: ClaimStorage): Enforcement | undefined {
   const modes = storage.accessModes;
   if (modes.includes(RWOP)) return 'rwop';
   if (!modes.includes(RWO) || modes.includes(RWX)) return undefined;
   if (modes.includes(ROX)) return 'none';
   return storage.attach.value === 'yes' ? 'attach' : storage.attach.value === 'no' ? 'none' : 'unknown';
+}
+
+/** The single-node access mode a claim has, for messages: ReadWriteOncePod when it has it, else ReadWriteOnce. */
+export function singleNodeMode(storage: ClaimStorage): 'ReadWriteOncePod' | 'ReadWriteOnce' {
+  return storage.accessModes.includes(RWOP) ? 'ReadWriteOncePod' : 'ReadWriteOnce';
 }
 
 /** A short description of the claim's driver for messages: `driver ebs.csi.aws.com`, `StorageClass "gp3" (not in the repo)`. */
@@ -282,21 +293,6 @@ export function describeDriver(storage: ClaimStorage): string {
     return `${driver.name}${normalised}`;
   }
   return 'unknown driver';
-}
-
-/**
- * Every PVC in the bundle by `namespace/name`, with all its definitions: one scope may hold the same claim written
- * several times (independent examples, overlays side by side), and each definition can differ.
- */
-export function claimDefinitionIndex(model: StorageModel): Map<string, Resource[]> {
-  const index = new Map<string, Resource[]>();
-  for (const pvc of model.claimsOf()) {
-    const key = `${model.namespaceOf(pvc) ?? model.defaultNamespace}/${pvc.name}`;
-    const list = index.get(key);
-    if (list) list.push(pvc);
-    else index.set(key, [pvc]);
-  }
-  return index;
 }
 
 function directoryDepthInCommon(a: string, b: string): number {
@@ -312,9 +308,9 @@ function directoryDepthInCommon(a: string, b: string): number {
  * else the deepest common directory; on a tie, a definition in a file without pod templates (a stand-alone claim)
  * before one bundled with another app's workloads, else the first. With a single definition, that one.
  */
-export function closestDefinition(definitions: readonly Resource[], from: Resource, model?: StorageModel): Resource {
+export function closestDefinition<R extends Resource>(definitions: readonly R[], from: Resource, model?: StorageModel): R {
   if (definitions.length === 1) return definitions[0];
-  const workloadFiles = new Set(model ? model.templates.map((t) => t.workload.file) : []);
+  const workloadFiles: ReadonlySet<unknown> = model ? model.workloadFiles() : new Set();
   let best = definitions[0];
   let bestScore = -1;
   for (const definition of definitions) {

@@ -168,8 +168,9 @@ export function networkFileSystem(storage: ClaimStorage): NetworkFs | undefined 
   const storageClass = storage.driver.source.via === 'class' ? storage.driver.source.storageClass : undefined;
   const options = mountOptionsOf(pv) ?? mountOptionsOf(storageClass);
   if (pv) {
+    const spec = pv.object?.spec as Record<string, unknown> | undefined;
     for (const [source, name] of Object.entries(NETWORK_PV_SOURCES)) {
-      if (pv.object?.spec?.[source] && typeof pv.object.spec[source] === 'object') return { name, mountOptions: options };
+      if (spec?.[source] && typeof spec[source] === 'object') return { name, mountOptions: options };
     }
   }
   if (storage.driver.name === undefined) return undefined;

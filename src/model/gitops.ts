@@ -271,13 +271,13 @@ export function managingTools(model: StorageModel, resource: Resource): ToolEvid
   if (ownFlux) add({ tool: 'flux', why: `its ${ownFlux[1] === 'labels' ? 'label' : 'annotation'} ${ownFlux[2]}`, at: { resource, path: ownFlux } });
   const dir = dirOf(resource);
   const file = resource.origin?.file?.path ?? resource.file.path;
-  for (const other of gitopsIndex(model).markers) {
+  for (const other of model.gitopsIndex().markers) {
     if (other.resource === resource) continue;
     if (other.dir === dir) {
       add({ tool: other.tool, why: `${other.resource.kind} "${other.resource.name}" next to it carries ${other.tool === 'argocd' ? 'Argo CD' : 'Flux'} annotations`, at: { resource: other.resource, path: other.path } });
     }
   }
-  for (const app of gitopsIndex(model).apps) {
+  for (const app of model.gitopsIndex().apps) {
     if (app.paths.some((p) => underPath(file, p) || underPath(resource.file.path, p) || underPath(model.scope, p))) {
       add({
         tool: app.tool,
@@ -291,14 +291,16 @@ export function managingTools(model: StorageModel, resource: Resource): ToolEvid
   return [...tools.values()];
 }
 
-interface Marker { tool: 'argocd' | 'flux'; resource: Resource; path: JsonPath; dir: string }
-interface AppSource { tool: 'argocd' | 'flux'; resource: Resource; paths: string[] }
+export interface Marker { tool: 'argocd' | 'flux'; resource: Resource; path: JsonPath; dir: string }
+export interface AppSource { tool: 'argocd' | 'flux'; resource: Resource; paths: string[] }
 
-const INDEX = new WeakMap<StorageModel, { markers: Marker[]; apps: AppSource[] }>();
+/** The scope's GitOps markers and the paths its applications sync (the model keeps it: `model.gitopsIndex()`). */
+export interface GitopsIndex {
+  markers: readonly Marker[];
+  apps: readonly AppSource[];
+}
 
-function gitopsIndex(model: StorageModel): { markers: Marker[]; apps: AppSource[] } {
-  let index = INDEX.get(model);
-  if (index) return index;
+export function buildGitopsIndex(model: StorageModel): GitopsIndex {
   const markers: Marker[] = [];
   const apps: AppSource[] = [];
   for (const resource of model.resources) {
@@ -310,14 +312,12 @@ function gitopsIndex(model: StorageModel): { markers: Marker[]; apps: AppSource[
     // Only Flux Kustomizations that prune garbage-collect what disappears from the source.
     if (isFluxKustomization(resource) && resource.object?.spec?.prune === true) apps.push({ tool: 'flux', resource, paths: syncedPaths(resource) });
   }
-  index = { markers, apps: apps.filter((a) => a.paths.length > 0) };
-  INDEX.set(model, index);
-  return index;
+  return { markers, apps: apps.filter((a) => a.paths.length > 0) };
 }
 
 /** Whether the scope shows Argo CD at all: an `argocd.argoproj.io/*` annotation or label, or an Application. */
 export function scopeUsesArgo(model: StorageModel): boolean {
-  const index = gitopsIndex(model);
+  const index = model.gitopsIndex();
   return index.markers.some((m) => m.tool === 'argocd') || model.resources.some(isArgoApp);
 }
 

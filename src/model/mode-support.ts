@@ -1,5 +1,6 @@
 // Whether a driver can give a claim the access mode / volume mode it asks for (catalogue §4 R14, R15 over the §7
-// table). Reads capabilities only through `driverCapabilities` (via DriverInfo), so user overrides of the table apply.
+// table). Reads capabilities only through the DriverInfo that `model.driverCapabilities` gives, so user overrides of
+// the table apply.
 import type { DriverCapabilities, DriverInfo, ModeSupport, ParameterSetting } from './provisioners.js';
 
 export type SupportLevel = 'ok' | 'note' | 'warning' | 'error';

@@ -1,6 +1,7 @@
 // Typed views of the pod templates inside workloads (catalogue §1.1): where the pod spec lives,
 // how many pods may run at once, which volumes they declare and which containers mount them.
 import type { JsonPath, Resource } from '../types.js';
+import type { ClaimShape, PodSpec } from './views.js';
 
 export type WorkloadKind =
   | 'Pod' | 'Deployment' | 'ReplicaSet' | 'ReplicationController' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob' | 'Rollout';
@@ -50,7 +51,8 @@ export interface ClaimTemplate {
   name: string;
   index: number;
   path: JsonPath;
-  object: any;
+  /** The volumeClaimTemplates entry (see views.ts: a view, not a validated object). */
+  object: ClaimShape;
 }
 
 export interface PodTemplate {
@@ -58,7 +60,8 @@ export interface PodTemplate {
   kind: WorkloadKind;
   /** Path of the pod spec inside the resource. */
   specPath: JsonPath;
-  spec: any;
+  /** The pod spec, read as the API type (an object; its fields are unvalidated YAML, see views.ts). */
+  spec: PodSpec;
   replicas: Replicas;
   volumes: PodVolume[];
   uses: ContainerUse[];
@@ -177,7 +180,7 @@ export function podTemplateOf(resource: Resource): PodTemplate | undefined {
       claimTemplates.push({ name: String(name), index, path: ['spec', 'volumeClaimTemplates', index], object: vct });
     });
   }
-  return { workload: resource, kind, specPath, spec, replicas: replicasOf(kind, resource.object), volumes, uses, claimTemplates };
+  return { workload: resource, kind, specPath, spec: spec as PodSpec, replicas: replicasOf(kind, resource.object), volumes, uses, claimTemplates };
 }
 
 /** PVC names a StatefulSet creates for a claim template: `<template>-<statefulset>-<ordinal>`. */

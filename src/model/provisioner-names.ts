@@ -12,7 +12,8 @@ export const OTHER_KNOWN_PROVISIONERS: readonly { name: string; source: RuleRefe
   { name: 's3.csi.aws.com', source: { title: 'Amazon EKS User Guide: Mountpoint for Amazon S3 CSI driver', url: 'https://docs.aws.amazon.com/eks/latest/userguide/s3-csi.html' } },
 ];
 
-function knownNames(model: StorageModel): Set<string> {
+/** Every provisioner name known in the model's scope (the model keeps it: `model.isKnownProvisioner`). */
+export function knownProvisionerNames(model: StorageModel): Set<string> {
   const names = new Set<string>();
   for (const row of allDriverCapabilities()) for (const name of [row.name, ...row.aliases]) names.add(name);
   for (const name of Object.keys(IN_TREE_TO_CSI)) names.add(name);
@@ -20,14 +21,6 @@ function knownNames(model: StorageModel): Set<string> {
   for (const override of model.driverOverrides) for (const name of [override.name, ...(override.aliases ?? [])]) names.add(name);
   for (const driver of model.ofKind('CSIDriver')) if (driver.name) names.add(driver.name);
   return names;
-}
-
-const cache = new WeakMap<StorageModel, Set<string>>();
-
-export function isKnownProvisioner(model: StorageModel, name: string): boolean {
-  let names = cache.get(model);
-  if (!names) cache.set(model, (names = knownNames(model)));
-  return names.has(name.trim());
 }
 
 /**
@@ -63,9 +56,7 @@ export function looksLikeTypo(written: string, known: string): boolean {
   return a[0] === b[0] && editDistance(written, known) <= 2;
 }
 
-/** The known names `written` is a likely typo of, closest first. */
-export function typoCandidates(model: StorageModel, written: string): string[] {
-  let names = cache.get(model);
-  if (!names) cache.set(model, (names = knownNames(model)));
-  return [...names].filter((known) => looksLikeTypo(written, known)).sort((x, y) => editDistance(written, x) - editDistance(written, y) || x.localeCompare(y));
+/** The names of `known` that `written` is a likely typo of, closest first (`model.provisionerTypoCandidates`). */
+export function typoCandidatesAmong(known: ReadonlySet<string>, written: string): string[] {
+  return [...known].filter((known) => looksLikeTypo(written, known)).sort((x, y) => editDistance(written, x) - editDistance(written, y) || x.localeCompare(y));
 }

@@ -1,7 +1,7 @@
 // What each storage provisioner / CSI driver can do: the provisioner capability table of the research catalogue (§7),
 // the in-tree → CSI name normalisation (§1.4) and the in-tree PV volume sources. Rules read it only through
-// `driverCapabilities(name)` (and `inTreeSourceProvisioner` for PVs written with in-tree sources), which also applies
-// the configuration's driver overrides (`cluster.drivers`) while rules run (see withDriverOverrides).
+// the model's `driverCapabilities(name)` (and `inTreeSourceProvisioner` for PVs written with in-tree sources), which
+// lays the configuration's driver overrides (`cluster.drivers`) of that model over the table.
 import type { RuleReference } from '../types.js';
 import type { DriverOverride } from './cluster-facts.js';
 import { ownEntry } from '../engine/own-entry.js';
@@ -437,6 +437,9 @@ export const IN_TREE_TO_CSI: Readonly<Record<string, string>> = {
   'kubernetes.io/portworx-volume': 'pxd.portworx.com',
 };
 
+/** The provisioner of StorageClasses for statically provisioned volumes (local PVs): it creates nothing. */
+export const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
+
 /** The provisioner name §7 is looked up by: in-tree names that CSI migration redirects become the CSI driver name. */
 export function normaliseProvisioner(name: string): string {
   const trimmed = name.trim();
@@ -483,20 +486,25 @@ export interface DriverInfo {
   inTree?: DriverCapabilities;
 }
 
-/** The §7 row for a provisioner or CSI driver name (normalised first); undefined for drivers pvlint does not know. */
-export function driverCapabilities(name: string): DriverInfo | undefined {
+/** The configuration's driver rows by every name they answer to (see driverOverrideTable). */
+export type DriverOverrideTable = ReadonlyMap<string, DriverCapabilities>;
+
+const NO_OVERRIDES: DriverOverrideTable = new Map();
+
+/**
+ * The §7 row for a provisioner or CSI driver name (normalised first), with `overrides` (the configuration's rows, see
+ * driverOverrideTable) taking precedence over the table; undefined for drivers neither knows. Rules ask the model
+ * (`model.driverCapabilities`), which passes its own configuration's overrides.
+ */
+export function driverCapabilities(name: string, overrides: DriverOverrideTable = NO_OVERRIDES): DriverInfo | undefined {
   const requested = name.trim();
   const driver = normaliseProvisioner(requested);
-  const row = (key: string) => activeOverrides?.get(key) ?? BY_NAME.get(key);
+  const row = (key: string) => overrides.get(key) ?? BY_NAME.get(key);
   const capabilities = row(driver);
   if (!capabilities) return undefined;
   const own = driver !== requested ? row(requested) : undefined;
   return { requested, driver, capabilities, ...(own && own !== capabilities ? { inTree: own } : {}) };
 }
-
-/** Overrides in effect while a model's rules run; undefined outside withDriverOverrides. */
-let activeOverrides: ReadonlyMap<string, DriverCapabilities> | undefined;
-const builtOverrides = new WeakMap<readonly DriverOverride[], ReadonlyMap<string, DriverCapabilities>>();
 
 const mode = (support: Support | undefined, base: ModeSupport | undefined): ModeSupport =>
   support === undefined ? base ?? { support: 'unknown' } : { support };
@@ -527,32 +535,16 @@ export function applyDriverOverride(override: DriverOverride, base: DriverCapabi
   };
 }
 
-function buildOverrides(overrides: readonly DriverOverride[]): ReadonlyMap<string, DriverCapabilities> {
-  const cached = builtOverrides.get(overrides);
-  if (cached) return cached;
+/** The configuration's driver overrides (`cluster.drivers`) as rows laid over the table, by name and alias. */
+export function driverOverrideTable(overrides: readonly DriverOverride[]): DriverOverrideTable {
+  if (overrides.length === 0) return NO_OVERRIDES;
   const map = new Map<string, DriverCapabilities>();
   for (const override of overrides) {
     const name = override.name.trim();
     const row = applyDriverOverride(override, BY_NAME.get(normaliseProvisioner(name)) ?? BY_NAME.get(name));
     for (const key of [name, ...row.aliases]) map.set(key, row);
   }
-  builtOverrides.set(overrides, map);
   return map;
-}
-
-/**
- * Runs `run` with the configuration's driver overrides visible to driverCapabilities(). Rules run synchronously
- * inside it (the engine calls it around one model's rules), so two lint runs never see each other's overrides.
- */
-export function withDriverOverrides<T>(overrides: readonly DriverOverride[], run: () => T): T {
-  if (overrides.length === 0 && activeOverrides === undefined) return run();
-  const previous = activeOverrides;
-  activeOverrides = overrides.length === 0 ? undefined : buildOverrides(overrides);
-  try {
-    return run();
-  } finally {
-    activeOverrides = previous;
-  }
 }
 
 /** Every row, for documentation and tests. */

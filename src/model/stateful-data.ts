@@ -1,7 +1,6 @@
 // Which claims hold data that matters (catalogue R37/R41 "DB/stateful claims"), and what happens to a claim's volume when
 // the claim is deleted: the reclaim policy of its bound PersistentVolume or of the StorageClass that provisions it.
 import type { Resource } from '../types.js';
-import { boundVolumeOf, storageClassFor } from './claims.js';
 import { databaseContainer } from './databases.js';
 import { coveringMount, podContainers } from './mounts.js';
 import type { PodTemplate } from './pod-templates.js';
@@ -15,15 +14,12 @@ export interface DatabaseVolume {
   container: string;
 }
 
-const CACHE = new WeakMap<PodTemplate, Map<string, DatabaseVolume>>();
-
 /**
  * Pod volumes (or StatefulSet claim templates) that hold a database's data directory: a container runs a §8.1 datastore
- * (not a cache) whose known data path lies on the volume's mount.
+ * (not a cache) whose known data path lies on the volume's mount. The model keeps each template's answer
+ * (`model.databaseVolumes(template)`).
  */
-export function databaseVolumes(template: PodTemplate): Map<string, DatabaseVolume> {
-  const cached = CACHE.get(template);
-  if (cached) return cached;
+export function databaseVolumesOf(template: PodTemplate): Map<string, DatabaseVolume> {
   const result = new Map<string, DatabaseVolume>();
   for (const container of podContainers(template, ['containers'])) {
     const db = databaseContainer(container);
@@ -36,7 +32,6 @@ export function databaseVolumes(template: PodTemplate): Map<string, DatabaseVolu
       }
     }
   }
-  CACHE.set(template, result);
   return result;
 }
 
@@ -55,15 +50,15 @@ export function reclaimOfVolume(pv: Resource): { policy: string; defaulted: bool
  * What deleting the claim does to its volume: the bound / pre-bound PersistentVolume's policy when the repo has it,
  * else the effective StorageClass's `reclaimPolicy` (Delete when unset). `claimObject` is a PVC or a claim template.
  */
-export function reclaimOfClaim(model: StorageModel, claimObject: any, pvc?: Resource): Reclaim {
+export function reclaimOfClaim(model: StorageModel, claimObject: unknown, pvc?: Resource): Reclaim {
   if (pvc) {
-    const bound = boundVolumeOf(model, pvc);
+    const bound = model.boundVolumeOf(pvc);
     if (bound) return { ...reclaimOfVolume(bound.pv), via: 'pv', pv: bound.pv };
   }
   const effective = model.effectiveClassOfClaim(claimObject);
   if (effective.name === undefined) return { policy: undefined, why: 'the claim sets no class and the repo has no default StorageClass' };
   if (effective.name === '') return { policy: undefined, why: 'the claim binds a pre-provisioned PersistentVolume that is not in the repo' };
-  const lookup = storageClassFor(model, effective.name, pvc);
+  const lookup = model.storageClassFor(effective.name, pvc);
   if (lookup.status !== 'found') return { policy: undefined, why: `StorageClass "${effective.name}" is not in the repo` };
   const value = lookup.value.object?.reclaimPolicy;
   return value == null || value === ''

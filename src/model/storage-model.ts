@@ -1,10 +1,28 @@
-// The cross-referenced model of one scope (one environment): built once, read-only for rules.
-// Every cross-reference is an index lookup; no rule needs to compare all pairs of resources.
-import type { Resource } from '../types.js';
+// The cross-referenced model of one scope (one environment): built once, read-only for rules, and the one query API
+// they use. Every cross-reference is an index lookup; no rule needs to compare all pairs of resources. Indexes that
+// not every lint needs are built on first use and kept on the model (never in module state), so two models in one
+// process (a --base run, two environments, tests) never share or leak answers. The facts that combine several
+// objects are methods here; the topic modules beside this file (claims.ts, binding.ts, gitops.ts, …) implement them.
+import type { Resource, SourceFile } from '../types.js';
 import { getPath, isShadowedByClaimTemplate, podTemplateOf, WORKLOAD_KINDS, type ContainerUse, type PodTemplate, type PodVolume } from './pod-templates.js';
-import type { MeshDefaults } from './mesh.js';
+import type { MeshDefaults, MeshKind, MeshMembership } from './mesh.js';
 import type { RemovedObject } from './removed-objects.js';
 import { declaredClassResource, parseKubernetesVersion, type ClusterFacts, type DriverOverride, type KubernetesVersion } from './cluster-facts.js';
+import { driverCapabilities, driverOverrideTable, type DriverInfo, type DriverOverrideTable } from './provisioners.js';
+import { podCountOf, type Autoscaler, type PodCount } from './pod-count.js';
+import type { AutoscalerResource, ClaimShape, ClaimResource, CsiDriverResource, PersistentVolume, StorageClassResource, VolumeResource } from './views.js';
+import * as claims from './claims.js';
+import * as binding from './binding.js';
+import * as claimObjects from './claim-objects.js';
+import * as volumeClaims from './volume-claims.js';
+import * as statefulData from './stateful-data.js';
+import * as csiDrivers from './csi-drivers.js';
+import * as gitops from './gitops.js';
+import * as mesh from './mesh.js';
+import * as placement from './placement.js';
+import * as provisionerNames from './provisioner-names.js';
+import * as wiring from './wiring.js';
+import type { PodVolumeRef } from './mounts.js';
 
 /**
  * The kinds the model itself indexes (and its helpers read through ofKind): any rule may read them without declaring
@@ -31,7 +49,7 @@ export type Lookup<T> =
   | { status: 'external' };
 
 export type ClaimTarget =
-  | { kind: 'pvc'; resource: Resource }
+  | { kind: 'pvc'; resource: ClaimResource }
   | { kind: 'claim-template'; statefulSet: Resource; template: string; ordinal: number };
 
 /** One pod template's use of a claim through one volume. */
@@ -42,6 +60,15 @@ export interface ClaimUse {
   uses: ContainerUse[];
   /** True when some container may write: neither the volume nor the mount is read-only. */
   writes: boolean;
+}
+
+/** A claim that pod templates mount (see StorageModel.mountedClaims). */
+export interface MountedClaim {
+  namespace: string;
+  name: string;
+  uses: readonly ClaimUse[];
+  /** Its PVC documents in the scope, in document order; none when the claim is not in the repo. */
+  definitions: readonly ClaimResource[];
 }
 
 export type ClaimClass =
@@ -96,37 +123,50 @@ export class StorageModel {
   readonly meshDefaults: MeshDefaults;
   /** The cluster's Kubernetes version when configuration states it. */
   readonly kubernetesVersion: KubernetesVersion | undefined;
-  /** Driver capability overrides from configuration; driverCapabilities() applies them while rules run. */
+  /** Driver capability overrides from configuration; driverCapabilities(name) lays them over the table. */
   readonly driverOverrides: readonly DriverOverride[];
   /** Objects the repository removes from this environment (see removed-objects.ts). */
   readonly removed: readonly RemovedObject[];
   private all: readonly Resource[];
   private readonly deferred: Map<string, () => readonly Resource[]>;
   readonly templates: readonly PodTemplate[];
-  readonly defaultClasses: readonly Resource[];
+  readonly defaultClasses: readonly StorageClassResource[];
 
   private readonly byKind = new Map<string, Resource[]>();
-  private readonly claims = new Map<string, Resource>();
-  private readonly volumes = new Map<string, Resource>();
-  private readonly classes = new Map<string, Resource>();
+  private readonly claims = new Map<string, ClaimResource>();
+  private readonly volumes = new Map<string, VolumeResource>();
+  private readonly classes = new Map<string, StorageClassResource>();
   private readonly declared = new Set<Resource>();
-  private readonly csiDrivers = new Map<string, Resource>();
+  private readonly csiDrivers = new Map<string, CsiDriverResource>();
   private readonly namespaces = new Map<string, Resource>();
-  private readonly volumesByClaimRef = new Map<string, Resource[]>();
-  private readonly volumesByHandle = new Map<string, Resource[]>();
+  private readonly volumesByClaimRef = new Map<string, VolumeResource[]>();
+  private readonly volumesByHandle = new Map<string, VolumeResource[]>();
   private readonly usesByClaim = new Map<string, ClaimUse[]>();
   private readonly statefulSets = new Map<string, Resource>();
-  private readonly hpaMax = new Map<string, { max: number; hpa: Resource }>();
-  /** Every PVC document by `namespace/name` (all definitions, document order); `claims` keeps the first. */
+  private readonly autoscalers = new Map<string, Autoscaler>();
   /** The first definition of each claim (as in `claims`), by name alone. */
-  private readonly claimsByName = new Map<string, Resource[]>();
-  private readonly claimDefs = new Map<string, Resource[]>();
+  private readonly claimsByName = new Map<string, ClaimResource[]>();
+  /** Every PVC document by `namespace/name` (all definitions, document order); `claims` keeps the first. */
+  private readonly claimDefs = new Map<string, ClaimResource[]>();
   /** Every PersistentVolume document by name (all definitions, document order); `volumes` keeps the last. */
-  private readonly volumeDefs = new Map<string, Resource[]>();
+  private readonly volumeDefs = new Map<string, VolumeResource[]>();
   /** Every StorageClass document by name (all definitions, document order). */
-  private readonly classDefs = new Map<string, Resource[]>();
+  private readonly classDefs = new Map<string, StorageClassResource[]>();
   /** Built on first use per kind: documents by `namespace/name` (cluster-scoped: `/name`). */
   private readonly identities = new Map<string, Map<string, Resource[]>>();
+
+  // Built on first use (not every lint asks): see the method of the same name.
+  private driverTable: DriverOverrideTable | undefined;
+  private knownProvisionerNames: ReadonlySet<string> | undefined;
+  private claimObjectList: readonly claimObjects.ClaimObject[] | undefined;
+  private workloadFileSet: ReadonlySet<SourceFile> | undefined;
+  private gitopsSourceIndex: gitops.GitopsIndex | undefined;
+  private readonly templatesByWorkload = new Map<Resource, PodTemplate>();
+  private readonly podCounts = new Map<PodTemplate, PodCount>();
+  private readonly databaseVolumeMaps = new Map<PodTemplate, ReadonlyMap<string, statefulData.DatabaseVolume>>();
+  /** Storage facts of the scope's PVC documents (stand-ins for claim templates are computed each time). */
+  private readonly claimStorages = new Map<Resource, claims.ClaimStorage>();
+  private newestDefault: { value: StorageClassResource | undefined } | undefined;
 
   constructor(resources: readonly Resource[], options: ModelOptions) {
     this.scope = options.scope;
@@ -144,32 +184,35 @@ export class StorageModel {
       push(this.byKind, resource.kind, resource);
       const ns = this.namespaceOf(resource) ?? '';
       switch (resource.kind) {
-        case 'PersistentVolumeClaim':
-          if (!this.claims.has(key(ns, resource.name))) {
-            this.claims.set(key(ns, resource.name), resource);
-            push(this.claimsByName, resource.name, resource);
+        case 'PersistentVolumeClaim': {
+          const pvc = resource as ClaimResource;
+          if (!this.claims.has(key(ns, pvc.name))) {
+            this.claims.set(key(ns, pvc.name), pvc);
+            push(this.claimsByName, pvc.name, pvc);
           }
-          push(this.claimDefs, key(ns, resource.name), resource);
+          push(this.claimDefs, key(ns, pvc.name), pvc);
           break;
+        }
         case 'PersistentVolume': {
-          this.volumes.set(resource.name, resource);
-          push(this.volumeDefs, resource.name, resource);
-          const ref = resource.object?.spec?.claimRef;
+          const pv = resource as VolumeResource;
+          this.volumes.set(pv.name, pv);
+          push(this.volumeDefs, pv.name, pv);
+          const ref = pv.object?.spec?.claimRef;
           if (ref && typeof ref === 'object' && ref.name != null) {
-            push(this.volumesByClaimRef, key(String(ref.namespace ?? ''), String(ref.name)), resource);
+            push(this.volumesByClaimRef, key(String(ref.namespace ?? ''), String(ref.name)), pv);
           }
-          const csi = resource.object?.spec?.csi;
+          const csi = pv.object?.spec?.csi;
           if (csi && typeof csi === 'object' && csi.driver != null && csi.volumeHandle != null) {
-            push(this.volumesByHandle, `${csi.driver}^${csi.volumeHandle}`, resource);
+            push(this.volumesByHandle, `${csi.driver}^${csi.volumeHandle}`, pv);
           }
           break;
         }
         case 'StorageClass':
-          this.classes.set(resource.name, resource);
-          push(this.classDefs, resource.name, resource);
+          this.classes.set(resource.name, resource as StorageClassResource);
+          push(this.classDefs, resource.name, resource as StorageClassResource);
           break;
         case 'CSIDriver':
-          this.csiDrivers.set(resource.name, resource);
+          this.csiDrivers.set(resource.name, resource as CsiDriverResource);
           break;
         case 'Namespace':
           this.namespaces.set(resource.name, resource);
@@ -181,13 +224,16 @@ export class StorageModel {
           const target = resource.object?.spec?.scaleTargetRef;
           const max = resource.object?.spec?.maxReplicas;
           if (target?.kind && target?.name && typeof max === 'number') {
-            this.hpaMax.set(`${target.kind}/${ns}/${target.name}`, { max, hpa: resource });
+            this.autoscalers.set(`${target.kind}/${ns}/${target.name}`, { max, hpa: resource as AutoscalerResource });
           }
           break;
         }
       }
       const template = podTemplateOf(resource);
-      if (template) templates.push(template);
+      if (template) {
+        templates.push(template);
+        this.templatesByWorkload.set(resource, template);
+      }
     }
     this.templates = templates;
     for (const template of templates) {
@@ -202,7 +248,7 @@ export class StorageModel {
     // A class the configuration declares is found like one in the repo, but the repo's own definition wins.
     for (const declared of options.cluster?.storageClasses ?? []) {
       if (this.classes.has(declared.name)) continue;
-      const resource = declaredClassResource(declared);
+      const resource = declaredClassResource(declared) as StorageClassResource;
       this.classes.set(declared.name, resource);
       this.declared.add(resource);
     }
@@ -225,6 +271,13 @@ export class StorageModel {
     return this.all;
   }
 
+  /** Every document of a kind, in document order; the storage kinds as their typed views. */
+  ofKind(kind: 'PersistentVolumeClaim'): readonly ClaimResource[];
+  ofKind(kind: 'PersistentVolume'): readonly VolumeResource[];
+  ofKind(kind: 'StorageClass'): readonly StorageClassResource[];
+  ofKind(kind: 'CSIDriver'): readonly CsiDriverResource[];
+  ofKind(kind: 'HorizontalPodAutoscaler'): readonly AutoscalerResource[];
+  ofKind(kind: string): readonly Resource[];
   ofKind(kind: string): readonly Resource[] {
     if (this.deferred.has(kind)) this.materialize(kind);
     return this.byKind.get(kind) ?? [];
@@ -275,22 +328,22 @@ export class StorageModel {
   }
 
   /** PVCs in the bundle in any namespace with this name (for "exists, but elsewhere" hints). */
-  claimsNamed(name: string): Resource[] {
+  claimsNamed(name: string): ClaimResource[] {
     return [...(this.claimsByName.get(name) ?? [])];
   }
 
   /** Every PVC document named `namespace/name`, in document order (one scope may define a claim several times). */
-  claimDefinitions(namespace: string, name: string): readonly Resource[] {
+  claimDefinitions(namespace: string, name: string): readonly ClaimResource[] {
     return this.claimDefs.get(key(namespace, name)) ?? [];
   }
 
   /** Every PersistentVolume document named `name` in the scope, in document order. */
-  volumesNamed(name: string): readonly Resource[] {
+  volumesNamed(name: string): readonly VolumeResource[] {
     return this.volumeDefs.get(name) ?? [];
   }
 
   /** Every StorageClass document named `name` in the scope, in document order (configuration-declared classes excluded). */
-  classesNamed(name: string): readonly Resource[] {
+  classesNamed(name: string): readonly StorageClassResource[] {
     return this.classDefs.get(name) ?? [];
   }
 
@@ -308,7 +361,8 @@ export class StorageModel {
     return index.get(key(namespace ?? '', name)) ?? [];
   }
 
-  claimsOf(): readonly Resource[] {
+  /** Every PVC document of the scope, in document order. */
+  claimsOf(): readonly ClaimResource[] {
     return this.ofKind('PersistentVolumeClaim');
   }
 
@@ -322,31 +376,31 @@ export class StorageModel {
     return this.usesByClaim.keys();
   }
 
-  lookupVolume(name: string): Lookup<Resource> {
+  lookupVolume(name: string): Lookup<VolumeResource> {
     const pv = this.volumes.get(name);
     return pv ? { status: 'found', value: pv } : this.absent();
   }
 
-  volumesClaiming(namespace: string, name: string): readonly Resource[] {
+  volumesClaiming(namespace: string, name: string): readonly VolumeResource[] {
     return this.volumesByClaimRef.get(key(namespace, name)) ?? [];
   }
 
-  volumesWithHandle(driver: string, handle: string): readonly Resource[] {
+  volumesWithHandle(driver: string, handle: string): readonly VolumeResource[] {
     return this.volumesByHandle.get(`${driver}^${handle}`) ?? [];
   }
 
   /** Groups of PVs sharing one (driver, volumeHandle). */
-  volumeHandleGroups(): IterableIterator<[string, Resource[]]> {
+  volumeHandleGroups(): IterableIterator<[string, VolumeResource[]]> {
     return this.volumesByHandle.entries();
   }
 
-  lookupClass(name: string): Lookup<Resource> {
+  lookupClass(name: string): Lookup<StorageClassResource> {
     const sc = this.classes.get(name);
     if (!sc) return this.absent();
     return this.declared.has(sc) ? { status: 'found', value: sc, declared: true } : { status: 'found', value: sc };
   }
 
-  lookupCsiDriver(name: string): Lookup<Resource> {
+  lookupCsiDriver(name: string): Lookup<CsiDriverResource> {
     const driver = this.csiDrivers.get(name);
     return driver ? { status: 'found', value: driver } : this.absent();
   }
@@ -357,19 +411,21 @@ export class StorageModel {
   }
 
   /** §1.2: the beta annotation wins over spec.storageClassName; "" is a set class. */
-  classOfClaim(claim: any): ClaimClass {
-    const annotation = claim?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
+  classOfClaim(claim: unknown): ClaimClass {
+    const shape = claim as ClaimShape | undefined;
+    const annotation = shape?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
     if (annotation != null) return { set: true, name: String(annotation), via: 'annotation' };
-    const spec = claim?.spec?.storageClassName;
+    const spec = shape?.spec?.storageClassName;
     if (spec != null) return { set: true, name: String(spec), via: 'spec' };
     return { set: false };
   }
 
   /** §1.2 for PVs: no class means "". */
-  classOfVolume(volume: any): string {
-    const annotation = volume?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
+  classOfVolume(volume: unknown): string {
+    const pv = volume as PersistentVolume | undefined;
+    const annotation = pv?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
     if (annotation != null) return String(annotation);
-    const spec = volume?.spec?.storageClassName;
+    const spec = pv?.spec?.storageClassName;
     return spec == null ? '' : String(spec);
   }
 
@@ -377,24 +433,271 @@ export class StorageModel {
    * The class the API server will store on a new claim: its own, or the default class (newest default wins
    * since v1.26, per §1.3) when the bundle shows one; `unknown` when no class is set and no default is visible.
    */
-  effectiveClassOfClaim(claim: any): { name: string; defaulted: boolean; defaultClass?: Resource } | { name: undefined } {
+  effectiveClassOfClaim(claim: unknown): { name: string; defaulted: boolean; defaultClass?: StorageClassResource } | { name: undefined } {
     const own = this.classOfClaim(claim);
     if (own.set) return { name: own.name, defaulted: false };
     const chosen = this.newestDefaultClass();
     return chosen ? { name: chosen.name, defaulted: true, defaultClass: chosen } : { name: undefined };
   }
 
-  newestDefaultClass(): Resource | undefined {
-    if (this.defaultClasses.length === 0) return undefined;
-    return [...this.defaultClasses].sort((a, b) => {
-      const ta = String(a.object?.metadata?.creationTimestamp ?? '');
-      const tb = String(b.object?.metadata?.creationTimestamp ?? '');
-      return tb.localeCompare(ta) || a.name.localeCompare(b.name);
-    })[0];
+  /** The default StorageClass the API server gives a claim without a class: the newest of the defaults (§1.3). */
+  newestDefaultClass(): StorageClassResource | undefined {
+    this.newestDefault ??= {
+      value: [...this.defaultClasses].sort((a, b) => {
+        const ta = String(a.object?.metadata?.creationTimestamp ?? '');
+        const tb = String(b.object?.metadata?.creationTimestamp ?? '');
+        return tb.localeCompare(ta) || a.name.localeCompare(b.name);
+      })[0],
+    };
+    return this.newestDefault.value;
   }
 
   /** HPA maxReplicas for a workload when an HPA in the scope targets it. */
-  autoscalerOf(workload: Resource): { max: number; hpa: Resource } | undefined {
-    return this.hpaMax.get(`${workload.kind}/${this.namespaceOf(workload) ?? ''}/${workload.name}`);
+  autoscalerOf(workload: Resource): Autoscaler | undefined {
+    return this.autoscalers.get(`${workload.kind}/${this.namespaceOf(workload) ?? ''}/${workload.name}`);
+  }
+
+  // ---- Workloads and the claims they use
+
+  /** The pod template of a workload of the scope; undefined for other kinds and for a workload without a pod spec. */
+  templateOf(workload: Resource): PodTemplate | undefined {
+    return this.templatesByWorkload.get(workload);
+  }
+
+  /** How many pods of the template may run at once: its replicas / parallelism with the HPA that scales it (see pod-count.ts). */
+  podCount(template: PodTemplate): PodCount {
+    let count = this.podCounts.get(template);
+    if (!count) this.podCounts.set(template, (count = podCountOf(template, this.autoscalerOf(template.workload))));
+    return count;
+  }
+
+  /** The claim behind one volume of a pod template (see volume-claims.ts): a PVC, a claim template or an ephemeral volume. */
+  claimOfVolume(template: PodTemplate, ref: PodVolumeRef): volumeClaims.ResolvedClaim | 'external' | undefined {
+    return volumeClaims.claimOfVolume(this, template, ref);
+  }
+
+  /**
+   * The claims a workload's pods use, by volume name: PVCs (`external` when the bundle does not hold one), claim
+   * templates and ephemeral volumes (see volume-claims.ts claimsOfTemplate).
+   */
+  claimsOfWorkload(template: PodTemplate): volumeClaims.TemplateClaim[] {
+    return volumeClaims.claimsOfTemplate(this, template);
+  }
+
+  /** The pod templates that use the claim `namespace/name` through a pod volume, in document order, each once. */
+  consumersOfClaim(namespace: string, name: string): readonly PodTemplate[] {
+    return [...new Set(this.usesOfClaim(namespace, name).map((use) => use.template))];
+  }
+
+  /**
+   * Every claim some pod template mounts (`namespace/name`, in the order the templates first mount them), with its
+   * uses and the PVC documents that define it (none when the claim is not in the repo).
+   */
+  mountedClaims(): MountedClaim[] {
+    return [...this.usesByClaim].map(([claimKey, uses]) => {
+      const { namespace, name } = claims.splitClaimKey(claimKey);
+      return { namespace, name, uses, definitions: this.claimDefinitions(namespace, name) };
+    });
+  }
+
+  /**
+   * The uses of the claim `namespace/name` grouped by the definition each goes with, the one written closest to the
+   * using workload (one scope may define a claim several times: examples, overlays side by side). Empty when the
+   * scope does not define the claim.
+   */
+  usesByDefinition(namespace: string, name: string): Map<ClaimResource, ClaimUse[]> {
+    const byDefinition = new Map<ClaimResource, ClaimUse[]>();
+    const definitions = this.claimDefinitions(namespace, name);
+    if (definitions.length === 0) return byDefinition;
+    for (const use of this.usesOfClaim(namespace, name)) {
+      const pvc = claims.closestDefinition(definitions, use.template.workload, this);
+      const list = byDefinition.get(pvc);
+      if (list) list.push(use);
+      else byDefinition.set(pvc, [use]);
+    }
+    return byDefinition;
+  }
+
+  /** Every claim-shaped object of the scope (PVCs, claim templates, ephemeral volume templates; see claim-objects.ts). */
+  claimObjects(): readonly claimObjects.ClaimObject[] {
+    return (this.claimObjectList ??= claimObjects.collectClaimObjects(this));
+  }
+
+  /** The files that hold pod templates (closestDefinition prefers a claim written apart from other apps' workloads). */
+  workloadFiles(): ReadonlySet<SourceFile> {
+    return (this.workloadFileSet ??= new Set(this.templates.map((t) => t.workload.file)));
+  }
+
+  /** Of the definitions of the claim `namespace/name`, the one written closest to `from`; undefined when the scope has none. */
+  closestClaimDefinition(namespace: string, name: string, from: Resource): ClaimResource | undefined {
+    const definitions = this.claimDefinitions(namespace, name);
+    return definitions.length === 0 ? undefined : claims.closestDefinition(definitions, from, this);
+  }
+
+  /** Pod volumes of the template that hold a database's data directory (see stateful-data.ts). */
+  databaseVolumes(template: PodTemplate): ReadonlyMap<string, statefulData.DatabaseVolume> {
+    let volumes = this.databaseVolumeMaps.get(template);
+    if (!volumes) this.databaseVolumeMaps.set(template, (volumes = statefulData.databaseVolumesOf(template)));
+    return volumes;
+  }
+
+  // ---- Claims, volumes, classes and their bindings (see claims.ts and binding.ts)
+
+  /** The claim's storage facts: access modes, volume mode, bound PV, driver, attach, node pin. */
+  claimStorage(pvc: Resource): claims.ClaimStorage {
+    if (!this.isClaimDocument(pvc)) return claims.claimStorage(this, pvc);
+    let storage = this.claimStorages.get(pvc);
+    if (!storage) this.claimStorages.set(pvc, (storage = claims.claimStorage(this, pvc)));
+    return storage;
+  }
+
+  private isClaimDocument(resource: Resource): boolean {
+    return resource.kind === 'PersistentVolumeClaim' && this.claimDefinitions(this.namespaceOf(resource) ?? '', resource.name).includes(resource as ClaimResource);
+  }
+
+  /** Storage facts of a claim written inside a workload (claim template, ephemeral volume), read as the PVC `instanceName`. */
+  storageOfEmbeddedClaim(owner: Resource, instanceName: string, object: unknown): claims.ClaimStorage {
+    return volumeClaims.storageOfEmbeddedClaim(this, owner, instanceName, object);
+  }
+
+  /** The PV in the bundle the claim is bound or pre-bound to. */
+  boundVolumeOf(pvc: Resource): claims.BoundVolume | undefined {
+    return claims.boundVolumeOf(this, pvc);
+  }
+
+  /** The PersistentVolume `name`, the definition closest to `from` when the scope has several. */
+  volumeFor(name: string, from?: Resource): Lookup<VolumeResource> {
+    return claims.volumeFor(this, name, from);
+  }
+
+  /** The PVs whose claimRef reserves `pvc`, the ones written closest to it. */
+  volumesReserving(pvc: Resource): readonly VolumeResource[] {
+    return claims.volumesReserving(this, pvc);
+  }
+
+  /** The StorageClass `name`, the definition closest to `from` when the scope has several. */
+  storageClassFor(name: string, from?: Resource): Lookup<StorageClassResource> {
+    return claims.storageClassFor(this, name, from);
+  }
+
+  /** The driver behind a claim: its bound PV's, else its effective class's provisioner. */
+  driverOfClaim(pvc: Resource, bound = this.boundVolumeOf(pvc)): claims.ClaimDriver {
+    return claims.driverOfClaim(this, pvc, bound);
+  }
+
+  /** The provisioner of a claim-shaped object's effective StorageClass (bound PVs ignored). */
+  driverOfClaimClass(claim: unknown, from?: Resource): claims.ClaimDriver {
+    return claims.driverOfClaimClass(this, claim, from);
+  }
+
+  /** The driver of a PV in the bundle: `spec.csi.driver`, or its in-tree source. */
+  driverOfVolume(pv: Resource): claims.ClaimDriver | undefined {
+    return claims.driverOfVolume(this, pv);
+  }
+
+  /** Whether the driver attaches volumes to one node (catalogue §5 `attachable`). */
+  attachabilityOf(driver: claims.ClaimDriver, volumeMode: string): claims.Attachability {
+    return claims.attachabilityOf(this, driver, volumeMode);
+  }
+
+  /** The class a claim matches PVs by (its own, or the default class the API server will store). */
+  matchingClassOfClaim(pvc: Resource): { name: string; defaulted: boolean } {
+    return binding.matchingClassOfClaim(this, pvc);
+  }
+
+  /** Whether the PV can bind the claim, and every reason it cannot (see binding.ts). */
+  matchVolumeToClaim(pvc: Resource, pv: Resource): binding.VolumeVerdict {
+    return binding.matchVolumeToClaim(this, pvc, pv);
+  }
+
+  /** What deleting the claim does to its volume (the reclaim policy of its PV or class). */
+  reclaimOfClaim(claimObject: unknown, pvc?: Resource): statefulData.Reclaim {
+    return statefulData.reclaimOfClaim(this, claimObject, pvc);
+  }
+
+  // ---- Drivers
+
+  /**
+   * The capabilities of a provisioner / CSI driver (research catalogue §7), with this model's configured driver
+   * overrides (`cluster.drivers`) laid over the table; undefined for a driver neither knows.
+   */
+  driverCapabilities(name: string): DriverInfo | undefined {
+    return driverCapabilities(name, (this.driverTable ??= driverOverrideTable(this.driverOverrides)));
+  }
+
+  /** The CSIDriver object that is in effect for a driver name: the scope's own, else the one its driver ships. */
+  effectiveCsiDriver(name: string): csiDrivers.EffectiveCsiDriver | undefined {
+    return csiDrivers.effectiveCsiDriver(this, name);
+  }
+
+  /** Whether pvlint knows a provisioner of this name: the table, its in-tree names, configured drivers, CSIDriver objects. */
+  isKnownProvisioner(name: string): boolean {
+    return this.knownProvisioners().has(name.trim());
+  }
+
+  /** The known provisioner names `written` is a likely typo of, closest first. */
+  provisionerTypoCandidates(written: string): string[] {
+    return provisionerNames.typoCandidatesAmong(this.knownProvisioners(), written);
+  }
+
+  private knownProvisioners(): ReadonlySet<string> {
+    return (this.knownProvisionerNames ??= provisionerNames.knownProvisionerNames(this));
+  }
+
+  // ---- Placement, service mesh, GitOps
+
+  /** Whether `template`'s pods must run on the node of `target`'s pods (pod affinity on the hostname). */
+  followsOnHost(template: PodTemplate, target: PodTemplate): boolean {
+    return placement.followsOnHost(this, template, target);
+  }
+
+  /** Whether `template`'s pods refuse the node of `target`'s pods (pod anti-affinity on the hostname). */
+  repelsOnHost(template: PodTemplate, target: PodTemplate): boolean {
+    return placement.repelsOnHost(this, template, target);
+  }
+
+  /** Whether all pods of the template land on one node. */
+  selfCoLocated(template: PodTemplate): boolean {
+    return placement.selfCoLocated(this, template);
+  }
+
+  /** Whether all pods of the templates land on one node (`multiPod` says which templates run several pods). */
+  coLocated(templates: readonly PodTemplate[], multiPod: (t: PodTemplate) => boolean): boolean {
+    return placement.coLocated(this, templates, multiPod);
+  }
+
+  /** The service mesh that injects a sidecar into the template's pods, if any (see mesh.ts). */
+  meshOf(template: PodTemplate, defaults: MeshDefaults = this.meshDefaults): MeshMembership {
+    return mesh.meshOf(this, template, defaults);
+  }
+
+  /** Whether the mesh captures the template's outbound traffic to these ports (see mesh.ts). */
+  outboundCapture(template: PodTemplate, kind: MeshKind, ports: readonly number[], server?: string): mesh.CaptureCheck {
+    return mesh.outboundCapture(this, template, kind, ports, server);
+  }
+
+  /** Other documents in the scope with the resource's kind, namespace and name (usually a base and its patch). */
+  twinsOf(resource: Resource): Resource[] {
+    return wiring.twinsOf(this, resource);
+  }
+
+  /** The GitOps tools (Helm, Argo CD, Flux) that manage the resource, each with its evidence. */
+  managingTools(resource: Resource): gitops.ToolEvidence[] {
+    return gitops.managingTools(this, resource);
+  }
+
+  /** Whether the scope shows Argo CD at all. */
+  scopeUsesArgo(): boolean {
+    return gitops.scopeUsesArgo(this);
+  }
+
+  /** What deletes the resource when it leaves the repository, and what protects it. */
+  deletionExposure(resource: Resource): ReturnType<typeof gitops.deletionExposure> {
+    return gitops.deletionExposure(this, resource);
+  }
+
+  /** The GitOps markers and synced application paths of the scope (built once; see gitops.ts). */
+  gitopsIndex(): gitops.GitopsIndex {
+    return (this.gitopsSourceIndex ??= gitops.buildGitopsIndex(this));
   }
 }

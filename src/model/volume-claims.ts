@@ -3,10 +3,11 @@
 // the same storage facts (access modes, volume mode, driver, attach) for all three.
 import { deriveResource } from '../load/parse-resources.js';
 import type { JsonPath, Resource } from '../types.js';
-import { claimDefinitionIndex, claimStorage, closestDefinition, type ClaimStorage } from './claims.js';
-import type { PodVolumeRef } from './mounts.js';
+import { claimStorage, closestDefinition, type ClaimStorage } from './claims.js';
+import { volumeNamed, type PodVolumeRef } from './mounts.js';
 import { getPath, statefulSetClaimName, type PodTemplate } from './pod-templates.js';
 import type { StorageModel } from './storage-model.js';
+import type { ClaimShape } from './views.js';
 
 export interface ResolvedClaim {
   /** `pvc`: a PersistentVolumeClaim object; `claim-template`: StatefulSet volumeClaimTemplates; `ephemeral`: a generic ephemeral volume. */
@@ -14,7 +15,7 @@ export interface ResolvedClaim {
   /** The claim's name (PVC name, or the template's name). */
   name: string;
   /** The claim-shaped object (`metadata`, `spec`). */
-  object: any;
+  object: ClaimShape;
   /** The resource that holds the claim: the PVC, or the workload for templates. */
   owner: Resource;
   /** Path of the claim object inside `owner` (`[]` for a PVC). */
@@ -27,7 +28,7 @@ export interface ResolvedClaim {
  * claim is read like a PVC of that name: `instanceName` is the PVC the controller creates (for claim templates the
  * first ordinal, so a pre-created PV reserved for it is found).
  */
-export function storageOfEmbeddedClaim(model: StorageModel, owner: Resource, instanceName: string, object: any): ClaimStorage {
+export function storageOfEmbeddedClaim(model: StorageModel, owner: Resource, instanceName: string, object: unknown): ClaimStorage {
   const pseudo = deriveResource(owner, {
     id: `PersistentVolumeClaim/${owner.namespace ?? ''}/${instanceName}`,
     apiVersion: 'v1',
@@ -36,18 +37,6 @@ export function storageOfEmbeddedClaim(model: StorageModel, owner: Resource, ins
     object: object ?? {},
   });
   return claimStorage(model, pseudo);
-}
-
-const DEFINITIONS = new WeakMap<StorageModel, Map<string, Resource[]>>();
-
-/** Every definition of every PVC of the scope by `namespace/name` (one scope may hold a claim several times). */
-function definitionsOf(model: StorageModel): Map<string, Resource[]> {
-  let index = DEFINITIONS.get(model);
-  if (!index) {
-    index = claimDefinitionIndex(model);
-    DEFINITIONS.set(model, index);
-  }
-  return index;
 }
 
 /**
@@ -86,9 +75,33 @@ export function claimOfVolume(model: StorageModel, template: PodTemplate, ref: P
       storage: storageOfEmbeddedClaim(model, sts, ref.volume.claimName, object),
     };
   }
-  const definitions = definitionsOf(model).get(`${namespace}/${ref.volume.claimName}`) ?? [];
+  const definitions = model.claimDefinitions(namespace, ref.volume.claimName);
   const pvc = definitions.length > 0 ? closestDefinition(definitions, workload, model) : target.resource;
   return { origin: 'pvc', name: pvc.name, object: pvc.object, owner: pvc, path: [], storage: claimStorage(model, pvc) };
+}
+
+/** A claim a pod template uses, by the name its containers mount it under. */
+export interface TemplateClaim {
+  /** The pod volume's (or claim template's) name. */
+  name: string;
+  ref: PodVolumeRef;
+  /** `external`: a `persistentVolumeClaim` whose claim the bundle does not hold. */
+  claim: ResolvedClaim | 'external';
+}
+
+/**
+ * Every claim of a pod template: its persistentVolumeClaim and ephemeral volumes in volume order, then StatefulSet
+ * claim templates no pod volume names (a claim template shadows a volume of its name and is listed in its place).
+ */
+export function claimsOfTemplate(model: StorageModel, template: PodTemplate): TemplateClaim[] {
+  const names = [...new Set([...template.volumes.map((v) => v.name), ...template.claimTemplates.map((t) => t.name)])];
+  const result: TemplateClaim[] = [];
+  for (const name of names) {
+    const ref = volumeNamed(template, name);
+    const claim = ref ? claimOfVolume(model, template, ref) : undefined;
+    if (ref && claim) result.push({ name, ref, claim });
+  }
+  return result;
 }
 
 /** `spec.resources.requests.storage` of a claim-shaped object. */

@@ -8,7 +8,7 @@ import { LocateStage } from '../../src/locate/locate-stage.js';
 import { parseResources } from '../../src/load/parse-resources.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
 import { claimStorage } from '../../src/model/claims.js';
-import { driverCapabilities, withDriverOverrides } from '../../src/model/provisioners.js';
+import { driverCapabilities } from '../../src/model/provisioners.js';
 import { StorageModel } from '../../src/model/storage-model.js';
 import { runPvlint } from '../helpers/spawn.js';
 import { PVC, repo, resolved } from './helpers.js';
@@ -120,22 +120,22 @@ spec:
   assert.equal(byRule(findings(plain), rule), []);
 });
 
-test('driverCapabilities applies overrides only inside withDriverOverrides, merging over the table row', () => {
+test("the model's driverCapabilities applies its configuration's overrides, merging over the table row", () => {
   assert.is(driverCapabilities('acme.csi.io'), undefined);
   const overrides = [{ name: 'acme.csi.io', attach: 'required' as const, rwx: 'no' as const }, { name: 'ebs.csi.aws.com', rwx: 'yes' as const }];
-  withDriverOverrides(overrides, () => {
-    const acme = driverCapabilities('acme.csi.io')!;
-    assert.is(acme.capabilities.attach, 'required');
-    assert.is(acme.capabilities.rwx.support, 'no');
-    assert.is(acme.capabilities.rwo.support, 'unknown');
-    assert.is(acme.capabilities.declared, true);
-    const ebs = driverCapabilities('kubernetes.io/aws-ebs')!;
-    assert.is(ebs.driver, 'ebs.csi.aws.com');
-    assert.is(ebs.capabilities.rwx.support, 'yes', 'the override');
-    assert.is(ebs.capabilities.attach, 'required', 'the table, where the override says nothing');
-    assert.is(ebs.capabilities.topology.kind, 'zonal');
-  });
-  assert.is(driverCapabilities('ebs.csi.aws.com')!.capabilities.rwx.support, 'block-only', 'restored after the run');
+  const model = new StorageModel([], { scope: 'test', cluster: { drivers: overrides } });
+  const acme = model.driverCapabilities('acme.csi.io')!;
+  assert.is(acme.capabilities.attach, 'required');
+  assert.is(acme.capabilities.rwx.support, 'no');
+  assert.is(acme.capabilities.rwo.support, 'unknown');
+  assert.is(acme.capabilities.declared, true);
+  const ebs = model.driverCapabilities('kubernetes.io/aws-ebs')!;
+  assert.is(ebs.driver, 'ebs.csi.aws.com');
+  assert.is(ebs.capabilities.rwx.support, 'yes', 'the override');
+  assert.is(ebs.capabilities.attach, 'required', 'the table, where the override says nothing');
+  assert.is(ebs.capabilities.topology.kind, 'zonal');
+  assert.is(driverCapabilities('ebs.csi.aws.com')!.capabilities.rwx.support, 'block-only', 'the table itself is unchanged');
+  assert.is(new StorageModel([], { scope: 'other' }).driverCapabilities('ebs.csi.aws.com')!.capabilities.rwx.support, 'block-only', 'another model');
 });
 
 test('the model: a declared class is found and marked declared, points at its config entry, and a class of the repo wins', async () => {

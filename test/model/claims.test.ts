@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseResources } from '../../src/load/parse-resources.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
-import { claimDefinitionIndex, claimStorage, closestDefinition, singleNodeEnforcement } from '../../src/model/claims.js';
+import { claimStorage, closestDefinition, singleNodeEnforcement } from '../../src/model/claims.js';
 import { coLocated, nodePinOf, selfCoLocated } from '../../src/model/placement.js';
 import { StorageModel } from '../../src/model/storage-model.js';
 import type { Resource } from '../../src/types.js';
@@ -104,13 +104,24 @@ spec:
     'examples/c/all.yaml': pvc('data', 'ReadOnlyMany') + deployment('data'),
     'examples/d/app.yaml': deployment('data'),
   });
-  const definitions = claimDefinitionIndex(m).get('default/data')!;
+  const definitions = m.claimDefinitions('default', 'data');
   assert.is(definitions.length, 3);
   const app = (file: string) => m.templates.find((t) => t.workload.file.path === file)!.workload;
   assert.is(closestDefinition(definitions, app('examples/b/app.yaml'), m).file.path, 'examples/b/claim.yaml');
   assert.is(closestDefinition(definitions, app('examples/c/all.yaml'), m).file.path, 'examples/c/all.yaml');
   // No definition nearby: a stand-alone claim file wins over one bundled with another app.
   assert.is(closestDefinition(definitions, app('examples/d/app.yaml'), m).file.path, 'examples/a/claim.yaml');
+  // The model's own lookup answers the same, and nothing for a claim the scope does not define.
+  assert.is(m.closestClaimDefinition('default', 'data', app('examples/b/app.yaml'))?.file.path, 'examples/b/claim.yaml');
+  assert.is(m.closestClaimDefinition('default', 'data', app('examples/d/app.yaml'))?.file.path, 'examples/a/claim.yaml');
+  assert.is(m.closestClaimDefinition('default', 'other', app('examples/d/app.yaml')), undefined);
+  // Each use of the claim goes with the definition closest to its workload.
+  const grouped = [...m.usesByDefinition('default', 'data')].map(([pvc, uses]) => [pvc.file.path, uses.map((u) => u.template.workload.file.path)]);
+  assert.equal(grouped, [
+    ['examples/b/claim.yaml', ['examples/b/app.yaml']],
+    ['examples/c/all.yaml', ['examples/c/all.yaml']],
+    ['examples/a/claim.yaml', ['examples/d/app.yaml']],
+  ]);
 });
 
 test('node pins and co-location', () => {

@@ -128,7 +128,7 @@ test('a chart directory of the repository (GitRepository), valuesFrom a ConfigMa
   await lint({
     paths: ['.'], cwd: dir, root: dir, rules: defaultRuleSettings(), helmCommand: REAL_HELM, chartCache: cacheDir(),
     onScope: (scope) => {
-      if (scope.name === '.') for (const pvc of scope.model.ofKind('PersistentVolumeClaim')) claims.push(`${pvc.namespace}/${pvc.name} ${pvc.object.spec.resources.requests.storage}`);
+      if (scope.name === '.') for (const pvc of scope.model.ofKind('PersistentVolumeClaim')) claims.push(`${pvc.namespace}/${pvc.name} ${pvc.object.spec?.resources?.requests?.storage}`);
     },
   });
   assert.equal(claims, ['shop/shop-data 5Gi']);

@@ -144,7 +144,7 @@ pack('the README example of the API runs as written (on examples/plain instead o
 pack("the public API's types: a strict TypeScript consumer compiles against the installed package", () => {
   writeFileSync(
     path.join(installDir, 'consumer.ts'),
-    `import { lint, defineRule, type Finding, type LintOptions, type LintResult, type RuleModule, type Severity } from 'pvlint';
+    `import { lint, defineRule, type Finding, type LintOptions, type LintResult, type RuleModule, type Severity, type StorageModel } from 'pvlint';
 const options: LintOptions = { paths: ['examples'] };
 const result: LintResult = await lint(options);
 const findings: Finding[] = result.findings;
@@ -152,7 +152,14 @@ const severity: Severity | undefined = findings[0]?.severity;
 const identity: (rule: RuleModule<any, any>) => RuleModule<any, any> = defineRule;
 // @ts-expect-error paths must be strings: proves the types are real, not any
 await lint({ paths: [1] });
-export { severity, identity };
+// The model hands custom rules typed views (kubernetes-types, a dependency for that reason).
+const provisionerOf = (model: StorageModel) => {
+  const lookup = model.lookupClass('fast');
+  return lookup.status === 'found' ? lookup.value.object.provisioner : undefined;
+};
+// @ts-expect-error a StorageClass's provisioner is a string
+const wrong: number | undefined = provisionerOf(undefined as unknown as StorageModel);
+export { severity, identity, wrong };
 `,
   );
   writeFileSync(
