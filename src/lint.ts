@@ -12,9 +12,9 @@ import { discoverInputs } from './environments/discover-inputs.js';
 import { enumerateEnvironments, looseEnvironmentName, selectEnvironments } from './environments/environments.js';
 import { formatBytes, resolveLimits, type Limits } from './load/limits.js';
 import { parseDeferred, type DeferredDocument, type KindPlan, type ParsedFile } from './load/parse-resources.js';
-import { BatchParser } from './load/batch-parser.js';
+import { BatchParser } from './pipeline/batch-parser.js';
 import { defaultWorkerCount, ParsePool, POOL_MIN_FILES } from './load/parse-pool.js';
-import { parserStamp, parseWithCache, recordShapeResults } from './cache/cached-parse.js';
+import { parserStamp, parseWithCache, recordShapeResults, shapeCleanBefore } from './cache/cached-parse.js';
 import { LintCache } from './cache/lint-cache.js';
 import { pvlintVersion } from './version.js';
 import { readManifest, type ReadBudget } from './load/read-source.js';
@@ -34,6 +34,7 @@ import { expandScopes } from './render/helm-release/expand-scopes.js';
 import { SourceCache } from './render/source-cache.js';
 import type { RemovedObject } from './model/removed-objects.js';
 import type { Finding, Region, Resource, SourceFile } from './types.js';
+import type { LintedScope, LintResult, ScopeSummary } from './report/lint-result.js';
 import { appendAll } from './engine/append.js';
 import { overNodeBudget, remainingNodes, type NodeBudget } from './load/node-budget.js';
 
@@ -142,56 +143,7 @@ export interface HelmChartSettings {
   namespace?: string;
 }
 
-/** One environment as `LintOptions.onScope` sees it. */
-export interface LintedScope {
-  name: string;
-  kind: ScopeSummary['kind'];
-  model: StorageModel;
-  findings: readonly Finding[];
-}
-
-export interface ScopeSummary {
-  name: string;
-  /** Loose manifests of one argument, or an environment a renderer produced. */
-  kind: 'manifests' | 'kustomize' | 'helm' | 'flux' | 'argocd';
-  files: number;
-  resources: number;
-}
-
-export interface LintResult {
-  findings: Finding[];
-  /** Findings a suppression accepted, each with its `suppression`: counted in summaries, never in SARIF. */
-  suppressed?: Finding[];
-  /** Something could not be linted (render failure, crashed rule): exit code 2. */
-  fatal: boolean;
-  scopes: ScopeSummary[];
-  /** Repo root that finding paths are relative to. */
-  root: string;
-  /**
-   * Files and documents read, and the objects parsed from them: documents of kinds no rule reads are counted but
-   * not parsed (see `parseAllDocuments`), so `resources` can be fewer than the objects in the repo.
-   */
-  stats: { files: number; documents: number; resources: number; templates?: number };
-  /** Files that are templates for another tool (Go template or placeholder markers outside a chart): not linted. */
-  templateFiles?: string[];
-  /** With `--base`: what the working tree was compared with (set by `lintWithBase`). */
-  review?: ReviewSummary;
-  /** Per environment, what was read but not interpreted (GitOps objects not followed, charts not rendered...). */
-  notInterpreted?: NotInterpreted[];
-  /** With a cache: entries found and not found, and why the cache could not be written (if it could not). */
-  cache?: { location: string; hits: number; misses: number; writeError?: string };
-}
-
-export interface ReviewSummary {
-  /** The ref as given (`origin/main`). */
-  base: string;
-  /** The commit it resolved to. */
-  commit: string;
-  /** Findings that exist at the base too were left out (`--new-only`). */
-  newOnly: boolean;
-  /** How many of the working tree's findings exist at the base too (left out when `newOnly`). */
-  preExisting: number;
-}
+export type { LintedScope, LintResult, ReviewSummary, ScopeSummary } from './report/lint-result.js';
 
 interface Scope {
   name: string;
@@ -269,7 +221,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   let pool: ParsePool | undefined;
   // Documents of other kinds are not parsed (the kind pre-scan reads their `kind:` line as text); those of kinds only
   // some rule may look at are parsed when it does.
-  const rulePlan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule));
+  const rulePlan = options.parseAllDocuments ? undefined : kindPlan(settings.map((s) => s.rule), CHANGE_RULES);
   // HelmReleases render into objects the rules read, from sources and values the rules do not read.
   const parse = rulePlan && new Set([...rulePlan.parse, ...HELM_RELEASE_INPUT_KINDS]);
   const plan = rulePlan && { parse: parse!, defer: new Set([...(rulePlan.defer ?? []), ...VALUES_SOURCE_KINDS.filter((kind) => !parse!.has(kind))]) };
@@ -415,7 +367,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   appendAll(suppressed, early.suppressed);
   for (const s of scopes) {
     // Fields with a type the API cannot decode are findings of their own; rules see the objects without them.
-    const shaped = await checkShapes(s.resources, s.name);
+    const shaped = await checkShapes(s.resources, s.name, lintCache ? shapeCleanBefore : undefined);
     if (lintCache) recordShapeResults(s.resources, shaped.clean);
     let model: StorageModel;
     try {

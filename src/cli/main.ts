@@ -85,10 +85,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     io.stdout(`${pvlintVersion()}\n`);
     return EXIT_OK;
   }
-  // `pvlint graph` has formats of its own (src/graph/command.ts); the report format stays `text` for it.
+  // `pvlint graph` has formats of its own (src/cli/graph-command.ts); the report format stays `text` for it.
   const graphCommand = positionals[0] === 'graph';
   // Loaded only for the runs that use them: start-up is part of every pre-commit run.
-  const graphModule = graphCommand ? await import('../graph/command.js') : undefined;
+  const graphModule = graphCommand ? await import('./graph-command.js') : undefined;
   const graphProblem = graphModule ? graphModule.graphOptionsProblem(values) : values.focus !== undefined ? "--focus is for 'pvlint graph'" : undefined;
   if (graphProblem) return usage(io, graphProblem);
   const format = (graphCommand ? 'text' : values.format ?? 'text') as Format;

@@ -4,7 +4,8 @@ import { withDriverOverrides } from '../model/provisioners.js';
 import type { StorageModel } from '../model/storage-model.js';
 import { crashFinding, findingFromReport } from './make-finding.js';
 import { isShapeRejected } from './shape-check.js';
-import type { Finding, ReportDescriptor, Resource, RuleModule, Severity } from '../types.js';
+import type { Finding, ReportDescriptor, Resource, Severity } from '../types.js';
+import type { RuleModule } from './rule-module.js';
 
 export interface RuleSetting {
   rule: RuleModule;
