@@ -329,7 +329,7 @@ const BIN = path.join(PVLINT ?? REPO, 'dist', 'src', 'bin.js');
 async function relevantKinds(): Promise<string[]> {
   const registry = await import(pathToFileURL(path.join(PVLINT!, 'dist', 'src', 'registry.js')).href);
   const planning = await import(pathToFileURL(path.join(PVLINT!, 'dist', 'src', 'engine', 'relevant-kinds.js')).href);
-  return [...(planning.relevantKinds(registry.BUILTIN_RULES) as ReadonlySet<string>)].sort();
+  return [...(planning.relevantKinds(registry.BUILTIN_RULES, registry.CHANGE_RULES) as ReadonlySet<string>)].sort();
 }
 
 function ensurePeer(dir: string): string | undefined {

@@ -336,8 +336,8 @@ The synthetic repos are the bench's: \`npm run bench -- --only 10k,100k --conten
   const configs = [...new Set(['main', ...values.configs.split(',').filter(Boolean)])];
   const sizes = values.sizes.split(',').filter(Boolean).map(Number);
   const { kindPlan } = await import('../src/engine/relevant-kinds.js');
-  const { BUILTIN_RULES } = await import('../src/registry.js');
-  const kindPlanned = kindPlan(BUILTIN_RULES);
+  const { BUILTIN_RULES, CHANGE_RULES } = await import('../src/registry.js');
+  const kindPlanned = kindPlan(BUILTIN_RULES, CHANGE_RULES);
   const plan = JSON.stringify(kindPlanned ? { parse: [...kindPlanned.parse].sort(), defer: [...(kindPlanned.defer ?? [])].sort() } : null);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'pvlint-worker-probe-'));
 

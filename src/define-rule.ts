@@ -1,5 +1,6 @@
 // Identity helper: fixes a rule's message and option types so report() is checked against them.
-import type { MessageMap, RuleModule } from './types.js';
+import type { MessageMap } from './types.js';
+import type { RuleModule } from './engine/rule-module.js';
 
 export function defineRule<Messages extends MessageMap, Options = Record<string, never>>(
   rule: RuleModule<Messages, Options>,

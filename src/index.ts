@@ -29,3 +29,4 @@ export type {
 export { parseQuantity, compareQuantities, type Quantity } from './model/quantity.js';
 export { matchSelector, type LabelSelector } from './model/selector.js';
 export type * from './types.js';
+export type { RuleContext, RuleModule } from './engine/rule-module.js';

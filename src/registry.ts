@@ -1,6 +1,6 @@
 // Every built-in rule, imported statically and keyed by id (the id is the file name in rules/).
 import type { RuleSetting } from './engine/run-rules.js';
-import type { RuleModule } from './types.js';
+import type { RuleModule } from './engine/rule-module.js';
 import type { ChangeRuleModule, RuleDescription } from './review/change-rule.js';
 import immutableStorageFieldChange from '../rules/immutable-storage-field-change.js';
 import pvcResizeRejected from '../rules/pvc-resize-rejected.js';

@@ -1,6 +1,6 @@
-// Shared types of the pipeline: sources, resources, findings and rule modules.
+// Shared types of the pipeline: sources, resources, findings and what rules declare (the rule module itself, which
+// reads the storage model, is src/engine/rule-module.ts).
 import type { LineCounter, Node as YamlNode } from 'yaml';
-import type { StorageModel } from './model/storage-model.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 export const SEVERITIES: readonly Severity[] = ['note', 'warning', 'error'];
@@ -215,16 +215,4 @@ export interface RuleMeta<Messages extends MessageMap = MessageMap, Options = Re
   messages: Messages;
   examples: { invalid: readonly string[]; valid: readonly string[] };
   options?: { schema: Record<string, unknown>; defaults: Options };
-}
-
-export interface RuleContext<Messages extends MessageMap = MessageMap, Options = Record<string, unknown>> {
-  model: StorageModel;
-  options: Options;
-  report<K extends keyof Messages>(descriptor: ReportDescriptor<Messages, K>): void;
-}
-
-export interface RuleModule<Messages extends MessageMap = MessageMap, Options = any> {
-  id: string;
-  meta: RuleMeta<Messages, Options>;
-  check(context: RuleContext<Messages, Options>): void;
 }

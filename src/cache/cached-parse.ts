@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import type { Limits } from '../load/limits.js';
 import { parseResources, type KindPlan, type ParsedFile } from '../load/parse-resources.js';
 import { fromRecord, toRecord, type ParseRecord } from '../load/parse-record.js';
-import { markShapeClean } from '../engine/shape-check.js';
 import type { PositionMemo, Region, Resource, SourceFile } from '../types.js';
 import { contentHash, type LintCache } from './lint-cache.js';
 
@@ -91,6 +90,12 @@ class FileMemo {
 /** The cache memo and index of a resource read through the cache. */
 const SLOTS = new WeakMap<Resource, { memo: FileMemo; index: number }>();
 
+/** Whether an earlier run's shape check passed this object (`--cache`): the shape check need not run again. */
+export function shapeCleanBefore(resource: Resource): boolean {
+  const slot = SLOTS.get(resource);
+  return slot?.memo.shapeClean[slot.index] === true;
+}
+
 /** After the shape check: which objects passed it (kept for the next run). */
 export function recordShapeResults(resources: readonly Resource[], clean: ReadonlySet<Resource>): void {
   for (const resource of resources) {
@@ -145,7 +150,6 @@ function withMemo(file: SourceFile, key: string, parsed: ParsedFile, cache: Lint
   parsed.resources.forEach((resource, index) => {
     SLOTS.set(resource, { memo, index });
     cache.positions.set(resource, memo.memoFor(file, index));
-    if (memo.shapeClean[index] === true) markShapeClean(resource);
   });
   return parsed;
 }

@@ -1,4 +1,5 @@
 // `pvlint --list-environments [--format json] [paths...]`.
+import { LocateStage } from '../locate/locate-stage.js';
 import { UsageError } from '../load/discover.js';
 import type { Limits } from '../load/limits.js';
 import type { Format } from '../report/index.js';
@@ -24,7 +25,7 @@ export async function listEnvironmentsCommand(io: CliIO, request: ListEnvironmen
   if (request.format !== 'text' && request.format !== 'json') return usage("--list-environments prints text or json");
   let environments;
   try {
-    environments = await listEnvironments({ paths: request.paths, cwd: io.cwd, ignore: request.ignore, followSymlinks: request.followSymlinks, limits: request.limits, gitops: request.gitops });
+    environments = await listEnvironments({ paths: request.paths, cwd: io.cwd, ignore: request.ignore, followSymlinks: request.followSymlinks, limits: request.limits, gitops: request.gitops, locateAt: new LocateStage().at });
   } catch (error) {
     if (error instanceof UsageError) return usage(error.message);
     throw error;

@@ -1,6 +1,6 @@
 // The command line: parse arguments, run lint(), print the report, return the exit code.
 // Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/configuration/rendering errors.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigConflictError, findConfigForPaths } from '../config/config-for-paths.js';
@@ -9,7 +9,8 @@ import { configLintOptions } from '../config/lint-config.js';
 import { ConfigError, formatProblem } from '../config/problems.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { findRepoRoot, UsageError } from '../load/discover.js';
-import { DEFAULT_LIMITS } from '../load/limits.js';
+import { DEFAULT_LIMITS, resolveLimits } from '../load/limits.js';
+import { readSourceText } from '../load/read-source.js';
 import { BUILTIN_RULES, CHANGE_RULES, defaultRuleSettings } from '../registry.js';
 import { FORMATS, formatResult, type Format } from '../report/index.js';
 import type { RuleDescription } from '../review/change-rule.js';
@@ -85,10 +86,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     io.stdout(`${pvlintVersion()}\n`);
     return EXIT_OK;
   }
-  // `pvlint graph` has formats of its own (src/graph/command.ts); the report format stays `text` for it.
+  // `pvlint graph` has formats of its own (src/cli/graph-command.ts); the report format stays `text` for it.
   const graphCommand = positionals[0] === 'graph';
   // Loaded only for the runs that use them: start-up is part of every pre-commit run.
-  const graphModule = graphCommand ? await import('../graph/command.js') : undefined;
+  const graphModule = graphCommand ? await import('./graph-command.js') : undefined;
   const graphProblem = graphModule ? graphModule.graphOptionsProblem(values) : values.focus !== undefined ? "--focus is for 'pvlint graph'" : undefined;
   if (graphProblem) return usage(io, graphProblem);
   const format = (graphCommand ? 'text' : values.format ?? 'text') as Format;
@@ -135,9 +136,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (values.base !== undefined && graphCommand) return usage(io, "--base is for linting, not for 'pvlint graph'");
   const review = values.base !== undefined ? { base: values.base, newOnly: values['new-only'] ?? false, changeRules: configured?.changeRules } : undefined;
   let result;
+  // SARIF fingerprints hash the lines of files the run read, read again within the same size limit.
+  let maxFileBytes = DEFAULT_LIMITS.maxFileBytes;
   try {
     // The configuration's options first; a flag wins over the setting it names.
     const fromConfig = configured ? configLintOptions(configured) : {};
+    maxFileBytes = resolveLimits(fromConfig.limits).maxFileBytes;
     result = await lintWithBase({
       ...fromConfig,
       paths,
@@ -191,13 +195,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     category,
     graphs: graphs?.graphs,
     configFile: configured ? displayConfigPath(result.root, path.resolve(io.cwd, configured.file)) : null,
-    readFile: (repoPath: string) => {
-      try {
-        return readFileSync(path.join(result.root, repoPath), 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
+    readFile: (repoPath: string) => readSourceText(path.join(result.root, repoPath), maxFileBytes, false),
   });
   if (toFile) {
     try {

@@ -1,7 +1,7 @@
 // The validators the build compiled (scripts/build-validators.mjs) for the configuration schema and the built-in
 // rules' option schemas: loading them costs a module import, not an Ajv compile.
 import type { ValidateFunction } from 'ajv';
-import type { RuleModule } from '../types.js';
+import type { RuleModule } from '../engine/rule-module.js';
 
 interface CompiledOptions {
   validate: ValidateFunction;

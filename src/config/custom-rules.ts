@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SEVERITIES, type RuleModule } from '../types.js';
+import { SEVERITIES } from '../types.js';
+import type { RuleModule } from '../engine/rule-module.js';
 import type { ConfigProblem } from './problems.js';
 import { ERASE_ERROR_PREFIX, RULE_QUERY } from './ts-hooks.js';
 

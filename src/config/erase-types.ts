@@ -3,6 +3,11 @@
 // .ts file and a stack trace points at the source. Syntax that has runtime meaning in TypeScript (enums,
 // namespaces, parameter properties, decorators, `import x = require()`, `export =`) cannot be erased and is
 // reported with its position.
+//
+// Not TypeScript's `transpileModule`: it prints a new module (`interface A {}` and its line are gone, so every line
+// and column after it moves) and compiles an enum into a function instead of refusing it, even with
+// `erasableSyntaxOnly` (a checker error, which transpileModule does not run). Node's own type stripping
+// (`module.stripTypeScriptTypes`) keeps positions the same way, but needs Node 22.13 and pvlint runs on Node 20.
 import type { TSESTree } from '@typescript-eslint/typescript-estree';
 
 type Node = TSESTree.Node;

@@ -3,7 +3,7 @@
 // writes, leaves out the notes below: they fire on common setups that are often intentional and would bury the
 // findings that break pods. Custom rules are in both. Enable any rule in `rules:`.
 import type { RuleSetting } from '../engine/run-rules.js';
-import type { RuleModule } from '../types.js';
+import type { RuleModule } from '../engine/rule-module.js';
 
 export type Preset = 'recommended' | 'all';
 

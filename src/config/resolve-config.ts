@@ -20,14 +20,15 @@ import { BUILTIN_RULES, CHANGE_RULES } from '../registry.js';
 import { defaultChangeRuleSettings, type ChangeRuleSetting } from '../review/run-change-rules.js';
 import { kustomizeCommand } from '../render/render-all.js';
 import { isChartArchive, type ChartMapping } from '../render/helm-release/chart-reference.js';
-import type { JsonPath, RuleModule, Severity, SourceFile } from '../types.js';
+import type { JsonPath, Severity, SourceFile } from '../types.js';
+import type { RuleModule } from '../engine/rule-module.js';
 import { expandRuleFiles, idPosition, loadRuleFiles } from './custom-rules.js';
 import { TRUST_VARIABLE, trustOverridden, untrustedReason } from './rule-file-trust.js';
 import type { LoadedConfig, RawConfig, RuleEntry, SeverityName, SupportValue } from './load-config.js';
 import { builtinOptionsValidator } from './compiled-validators.js';
 import { presetSettings, type Preset } from './presets.js';
 import { ConfigError, didYouMean, schemaProblems, type ConfigProblem } from './problems.js';
-import { globProblem } from './glob.js';
+import { globProblem } from '../engine/glob.js';
 
 export interface ResolvedConfig {
   /** The configuration file as shown to the user (relative to the working directory). */

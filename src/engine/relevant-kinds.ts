@@ -5,17 +5,20 @@
 // changes results.
 import type { KindPlan } from '../load/parse-resources.js';
 import { MODEL_KINDS } from '../model/storage-model.js';
-import { CHANGE_RULES } from '../registry.js';
 import { SHAPE_SCHEMAS } from './shape-check.js';
-import type { RuleModule } from '../types.js';
+import type { RuleModule } from './rule-module.js';
+
+/** What the engine needs to know of a rule to plan the kinds it reads. */
+type ReadsKinds = { meta: { kinds: readonly string[] } };
 
 /**
  * The plan for a run with these rules, or undefined when every document must be parsed: a rule that declares no
- * kinds (a custom rule may) reads whatever it finds in the model.
+ * kinds (a custom rule may) reads whatever it finds in the model. The kinds of `changeRules` (`--base`) are always
+ * parsed: review compares them between two runs whatever rules each runs.
  */
-export function kindPlan(rules: readonly RuleModule[]): KindPlan | undefined {
+export function kindPlan(rules: readonly RuleModule[], changeRules: readonly ReadsKinds[]): KindPlan | undefined {
   const parse = new Set<string>([...MODEL_KINDS, ...Object.keys(SHAPE_SCHEMAS)]);
-  for (const rule of CHANGE_RULES) for (const kind of rule.meta.kinds) parse.add(kind);
+  for (const rule of changeRules) for (const kind of rule.meta.kinds) parse.add(kind);
   const defer = new Set<string>();
   for (const rule of rules) {
     if (rule.meta.kinds.length === 0) return undefined;
@@ -30,7 +33,7 @@ export function planKinds(plan: KindPlan): ReadonlySet<string> {
 }
 
 /** Every kind the rules may read, parsed or deferred (undefined: all kinds). */
-export function relevantKinds(rules: readonly RuleModule[]): ReadonlySet<string> | undefined {
-  const plan = kindPlan(rules);
+export function relevantKinds(rules: readonly RuleModule[], changeRules: readonly ReadsKinds[]): ReadonlySet<string> | undefined {
+  const plan = kindPlan(rules, changeRules);
   return plan && planKinds(plan);
 }

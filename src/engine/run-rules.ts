@@ -3,7 +3,8 @@
 import type { StorageModel } from '../model/storage-model.js';
 import { crashFinding, findingFromReport } from './make-finding.js';
 import { isShapeRejected } from './shape-check.js';
-import type { RawFinding, ReportDescriptor, Resource, RuleModule, Severity } from '../types.js';
+import type { RawFinding, ReportDescriptor, Resource, Severity } from '../types.js';
+import type { RuleModule } from './rule-module.js';
 
 export interface RuleSetting {
   rule: RuleModule;

@@ -63,13 +63,6 @@ export function isShapeRejected(resource: Resource): boolean {
   return rejected.has(resource);
 }
 
-/** Objects an earlier run validated without a problem (`--cache`): not validated again. */
-const knownClean = new WeakSet<Resource>();
-
-export function markShapeClean(resource: Resource): void {
-  knownClean.add(resource);
-}
-
 let validators: Promise<(kind: string) => ValidateFunction | undefined> | undefined;
 
 async function loadValidators(): Promise<(kind: string) => ValidateFunction | undefined> {
@@ -223,11 +216,12 @@ export interface ShapeResult {
 }
 
 /**
- * Validates the storage objects of one scope. Never throws: an object the validator cannot handle (it should not
+ * Validates the storage objects of one scope, except those `knownClean` says an earlier run validated without a
+ * problem (`--cache`). Never throws: an object the validator cannot handle (it should not
  * happen) is passed through unchanged.
  */
-export async function checkShapes(resources: readonly Resource[], scope: string): Promise<ShapeResult> {
-  const needsCheck = (r: Resource) => Object.prototype.hasOwnProperty.call(SHAPE_SCHEMAS, r.kind) && !knownClean.has(r);
+export async function checkShapes(resources: readonly Resource[], scope: string, knownClean: (resource: Resource) => boolean = () => false): Promise<ShapeResult> {
+  const needsCheck = (r: Resource) => Object.prototype.hasOwnProperty.call(SHAPE_SCHEMAS, r.kind) && !knownClean(r);
   if (!resources.some(needsCheck)) return { resources: [...resources], findings: [], clean: new Set(resources) };
   validators ??= loadValidators();
   const validatorFor = await validators;

@@ -5,7 +5,7 @@
 // aside (counted and listed on request, never in SARIF); a suppression that suppressed nothing becomes a note, so
 // stale ones get cleaned up. pvlint's own fatal diagnostics are never suppressed.
 import path from 'node:path';
-import { globMatch } from '../config/glob.js';
+import { globMatch } from './glob.js';
 import type { StorageModel } from '../model/storage-model.js';
 import type { Finding, LocateAt, RawFinding, Resource, SourceLocation, Suppression } from '../types.js';
 import { diagnostic, FATAL_DIAGNOSTICS } from './diagnostic.js';

@@ -6,10 +6,9 @@ import path from 'node:path';
 import type { DiscoveredInput } from '../load/discover.js';
 import { UsageError } from '../load/discover.js';
 import { toDisplayPath } from '../load/source-file.js';
-import type { ScopeSummary } from '../lint.js';
 
 /** `manifests`: loose manifests of one argument; the others render an entry point. The kinds a report names. */
-export type EnvironmentKind = ScopeSummary['kind'];
+export type EnvironmentKind = 'manifests' | 'kustomize' | 'helm' | 'flux' | 'argocd';
 
 export interface PlannedEnvironment {
   /** Repo-relative (`<stdin>` for standard input): the name findings carry and `--environment` takes. */

@@ -1,5 +1,5 @@
 // Builds each environment's picture while lint() runs (its `onScope` hook), in the order the environments are linted.
-import type { LintedScope } from '../lint.js';
+import type { LintedScope } from '../report/lint-result.js';
 import { buildEnvironmentGraph } from './build.js';
 import type { EnvironmentGraph } from './model.js';
 

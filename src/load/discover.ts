@@ -15,6 +15,7 @@ import { KUSTOMIZATION_FILES } from '../render/kustomization.js';
 import { SourceCache } from '../render/source-cache.js';
 import { withRootAnchors } from './ignore-patterns.js';
 import { DEFAULT_LIMITS } from './limits.js';
+import { UsageError } from './usage-error.js';
 import type { Severity } from '../types.js';
 
 export interface DiscoverOptions {
@@ -58,7 +59,8 @@ export interface DiscoveredInput {
   problems: DiscoverProblem[];
 }
 
-export class UsageError extends Error {}
+// Re-exported: the CLI, configuration and review meet it as discovery's error.
+export { UsageError };
 
 const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
 const FOLLOW_FIX = 'Pass --follow-symlinks to lint what the link points to, or exclude the link with --ignore.';

@@ -5,7 +5,7 @@ import { type Document, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import { resolveLimits, type Limits } from './limits.js';
 import { fastDocumentNode, fastParseDocument } from './fast-yaml.js';
 import { regionOf } from './source-file.js';
-import { hasSourceComments } from '../render/helm-stream.js';
+import { hasSourceComments } from './helm-source-comments.js';
 import { templateMarkers } from './template-file.js';
 import { skippableKind, type DocumentSpan } from './document-scan.js';
 import { documentToJS, parseSpan, parseStream, SKIPPED_DOCUMENT, type DocumentStats, type LimitProblem, type ParsedStream } from './yaml-stream.js';

@@ -1,6 +1,7 @@
-// Reads one manifest file, or says why not: a broken or looping symlink, something that is not a regular file
-// (a FIFO would block forever), a file over the size limits, binary content, UTF-16, or bytes that are not UTF-8
-// (kubectl's YAML reader rejects those too). Reading never waits on a FIFO and never reads more than the limit allows.
+// pvlint's one file reader. A manifest is read, or the reader says why not: a broken or looping symlink, something that
+// is not a regular file (a FIFO would block forever), a file over the size limits, binary content, UTF-16, or bytes
+// that are not UTF-8 (kubectl's YAML reader rejects those too). Other sources (what locators, renderers and SARIF
+// fingerprints read) go through the same checks. Reading never waits on a FIFO and never reads more than the limit allows.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { formatBytes, type Limits } from './limits.js';
@@ -86,19 +87,18 @@ function positionOf(buffer: Buffer, offset: number): { line: number; column: num
   return { line, column: before.length - lineStart + 1 };
 }
 
-const problem = (ruleId: ReadProblem['ruleId'], message: string, extra: Partial<ReadProblem> = {}): ReadOutcome => ({
+const problem = (ruleId: ReadProblem['ruleId'], message: string, extra: Partial<ReadProblem> = {}): { problem: ReadProblem } => ({
   problem: { ruleId, severity: 'error', message, ...extra },
 });
 
 /**
- * Reads `absPath` as a manifest. `displayPath` is what reports show. The file's size counts against the run's
- * `maxTotalBytes`; a file that does not fit is skipped (later, smaller files may still fit).
- *
- * Synchronous on purpose: a repo is thousands of small files, and four thread-pool round trips per file (open, stat,
- * read, close) left the main thread idle for a third of a 10k-document run. O_NONBLOCK keeps a FIFO from blocking.
+ * The bytes of the regular file at `absPath`, at most `maxBytes` of them, or why they were not read. The one place
+ * pvlint opens a file of the repository: manifests (`readManifest`), the sources locators and renderers read
+ * (`readSourceText`, src/render/source-cache.ts) and the lines SARIF fingerprints hash. It never waits on a FIFO
+ * (O_NONBLOCK, and only regular files are read), and never reads more than the limit allows, even from a file that
+ * grows while it is read. `admit` may refuse a file by its size before any byte is read (the run's total budget).
  */
-export function readManifest(absPath: string, displayPath: string, budget: ReadBudget): ReadOutcome {
-  const { limits } = budget;
+export function readFileBytes(absPath: string, maxBytes: number, admit?: (size: number) => ReadProblem | undefined): { bytes: Buffer } | { problem: ReadProblem } {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO named *.yaml must not wait for a writer.
@@ -119,17 +119,13 @@ export function readManifest(absPath: string, displayPath: string, budget: ReadB
     const info = fstatSync(fd);
     if (info.isDirectory()) return problem('pvlint/read', 'cannot read file: it is a directory (EISDIR)');
     if (!info.isFile()) return problem('pvlint/read', 'not a regular file (a FIFO, socket or device); not read');
-    if (info.size > limits.maxFileBytes) {
-      return problem('pvlint/limit', `file is ${formatBytes(info.size)}, larger than the ${formatBytes(limits.maxFileBytes)} limit (maxFileBytes); it is not read`);
+    if (info.size > maxBytes) {
+      return problem('pvlint/limit', `file is ${formatBytes(info.size)}, larger than the ${formatBytes(maxBytes)} limit (maxFileBytes); it is not read`);
     }
-    if (budget.used + info.size > limits.maxTotalBytes) {
-      return problem(
-        'pvlint/limit',
-        `the files read so far hold ${formatBytes(budget.used)}; this one (${formatBytes(info.size)}) would pass the ${formatBytes(limits.maxTotalBytes)} limit for one run (maxTotalBytes), so it is not read`,
-      );
-    }
+    const refused = admit?.(info.size);
+    if (refused) return { problem: refused };
     // Read at most one byte past the limit: a file that grew since stat() is still bounded.
-    const buffer = Buffer.allocUnsafe(Math.min(info.size, limits.maxFileBytes) + 1);
+    const buffer = Buffer.allocUnsafe(Math.min(info.size, maxBytes) + 1);
     let length = 0;
     for (;;) {
       const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
@@ -137,11 +133,10 @@ export function readManifest(absPath: string, displayPath: string, budget: ReadB
       length += bytesRead;
       if (length >= buffer.length) break;
     }
-    if (length > limits.maxFileBytes) {
-      return problem('pvlint/limit', `file is larger than the ${formatBytes(limits.maxFileBytes)} limit (maxFileBytes); it is not read`);
+    if (length > maxBytes) {
+      return problem('pvlint/limit', `file is larger than the ${formatBytes(maxBytes)} limit (maxFileBytes); it is not read`);
     }
-    budget.used += length;
-    return decode(absPath, displayPath, buffer.subarray(0, length));
+    return { bytes: buffer.subarray(0, length) };
   } catch (error) {
     return problem('pvlint/read', `cannot read file: ${errorText(error)}`);
   } finally {
@@ -151,6 +146,41 @@ export function readManifest(absPath: string, displayPath: string, budget: ReadB
       // Nothing to do: the descriptor is gone either way.
     }
   }
+}
+
+/**
+ * Reads `absPath` as a manifest. `displayPath` is what reports show. The file's size counts against the run's
+ * `maxTotalBytes`; a file that does not fit is skipped (later, smaller files may still fit).
+ *
+ * Synchronous on purpose: a repo is thousands of small files, and four thread-pool round trips per file (open, stat,
+ * read, close) left the main thread idle for a third of a 10k-document run.
+ */
+export function readManifest(absPath: string, displayPath: string, budget: ReadBudget): ReadOutcome {
+  const { limits } = budget;
+  const read = readFileBytes(absPath, limits.maxFileBytes, (size) =>
+    budget.used + size > limits.maxTotalBytes
+      ? {
+          ruleId: 'pvlint/limit',
+          severity: 'error',
+          message: `the files read so far hold ${formatBytes(budget.used)}; this one (${formatBytes(size)}) would pass the ${formatBytes(limits.maxTotalBytes)} limit for one run (maxTotalBytes), so it is not read`,
+        }
+      : undefined,
+  );
+  if ('problem' in read) return read;
+  budget.used += read.bytes.length;
+  return decode(absPath, displayPath, read.bytes);
+}
+
+/**
+ * The text of a file the run did not lint but reads (a kustomization, a patch, a template, a line to fingerprint),
+ * decoded as UTF-8 the way Node decodes it (a malformed byte becomes U+FFFD); undefined when it cannot be read.
+ * `stripBom`: drop a leading byte-order mark, as YAML does (fingerprints hash the text as it is).
+ */
+export function readSourceText(absPath: string, maxBytes: number, stripBom: boolean): string | undefined {
+  const read = readFileBytes(absPath, maxBytes);
+  if ('problem' in read) return undefined;
+  const text = read.bytes.toString('utf8');
+  return stripBom && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** Bytes to text: UTF-8 (a BOM is dropped); binary, UTF-16 and malformed UTF-8 are problems. */

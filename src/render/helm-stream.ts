@@ -9,11 +9,6 @@ import type { Resource, SourceFile } from '../types.js';
 
 const SOURCE = /^#\s*Source:\s*(\S.*?)\s*$/gm;
 
-export function hasSourceComments(text: string): boolean {
-  // The substring test first: a multi-line regular expression over every byte of every file is not free.
-  return text.includes('Source:') && /^#\s*Source:\s*\S/m.test(text);
-}
-
 /**
  * The `# Source:` in force for each document. Helm writes `---\n# Source: x` before every template's
  * output; a template that starts with its own `---` leaves the comment in an empty document, and one that

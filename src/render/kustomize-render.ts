@@ -9,7 +9,7 @@ import { firstLineRegion, makeSourceFile } from '../load/source-file.js';
 import { DEFAULT_LIMITS, formatBytes, type Limits } from '../load/limits.js';
 import { parseWithCache } from '../cache/cached-parse.js';
 import type { LintCache } from '../cache/lint-cache.js';
-import { kustomizeRenderKey } from '../cache/render-key.js';
+import { kustomizeRenderKey } from './render-key.js';
 import type { KindPlan } from '../load/parse-resources.js';
 import { kustomizationFileIn, loadKustomization } from './kustomization.js';
 import { recordKustomizeSource } from './kustomize-source.js';
@@ -40,7 +40,7 @@ export interface KustomizeRenderOptions {
   /** Which output documents to parse (see `parseResources`); all when undefined. Nothing is deferred: rendered
    * objects get their locators as they are read. */
   kinds?: KindPlan;
-  /** `--cache`: the output of a build whose inputs have not changed is reused (see src/cache/render-key.ts). */
+  /** `--cache`: the output of a build whose inputs have not changed is reused (see render-key.ts). */
   lintCache?: LintCache;
   /** The command is pvlint's own choice, not configured (only then are renders cached). */
   defaultCommand?: boolean;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { diagnostic } from '../engine/diagnostic.js';
 import { firstLineRegion } from '../load/source-file.js';
-import { UsageError } from '../load/discover.js';
+import { UsageError } from '../load/usage-error.js';
 import type { Limits } from '../load/limits.js';
 import { findOnPath, splitCommand } from './executables.js';
 import { renderIncludedOfFailed } from './failed-roots.js';

@@ -1,8 +1,9 @@
-// Source files that locators read (bases, patches, kustomizations, templates), read and parsed once per run.
-// Locators run synchronously inside rules' report(), so reads here are synchronous and memoised.
-import { readFileSync, statSync } from 'node:fs';
+// Source files that locators and renderers read (bases, patches, kustomizations, templates), read (with pvlint's one
+// file reader, src/load/read-source.ts) and parsed once per run. Locators run synchronously inside rules' report(),
+// so reads here are synchronous and memoised.
 import { isMap, type Node as YamlNode } from 'yaml';
 import { DEFAULT_LIMITS } from '../load/limits.js';
+import { readSourceText } from '../load/read-source.js';
 import { documentToJS, parseStream } from '../load/yaml-stream.js';
 import { makeSourceFile, toDisplayPath } from '../load/source-file.js';
 import type { SourceFile } from '../types.js';
@@ -35,12 +36,9 @@ export class SourceCache {
     const cached = this.files.get(absPath);
     if (cached !== undefined) return cached ?? undefined;
     let result: CachedSource | null = null;
-    try {
-      // Only regular files within the size limit: a FIFO would block, a huge file would stall every locator.
-      const info = statSync(absPath);
-      if (!info.isFile() || info.size > DEFAULT_LIMITS.maxFileBytes) throw new Error('not a readable manifest');
-      let text = readFileSync(absPath, 'utf8');
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    // Only regular files within the size limit: a FIFO would block, a huge file would stall every locator.
+    const text = readSourceText(absPath, DEFAULT_LIMITS.maxFileBytes, true);
+    if (text !== undefined) {
       const file = makeSourceFile(absPath, this.displayPath(absPath), text);
       let documents: SourceDocument[] | undefined;
       result = {
@@ -50,8 +48,6 @@ export class SourceCache {
           return documents;
         },
       };
-    } catch {
-      result = null;
     }
     this.files.set(absPath, result);
     return result ?? undefined;

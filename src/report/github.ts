@@ -4,7 +4,7 @@
 // values additionally escape `:` and `,` (the separators of the property list). The runner
 // (actions/runner ActionCommandManager.cs, ValidateLinesAndColumns) drops `col`/`endColumn` when `line` and
 // `endLine` differ, so multi-line regions are sent as a line range only.
-import type { LintResult } from '../lint.js';
+import type { LintResult } from './lint-result.js';
 import type { Finding, Severity } from '../types.js';
 import { ANNOTATIONS_PER_KIND, planAnnotations } from './github-limits.js';
 import { countSeverities } from './order.js';

@@ -1,5 +1,5 @@
 // The report formats and the one place that picks between them: adding a format means adding it here.
-import type { LintResult } from '../lint.js';
+import type { LintResult } from './lint-result.js';
 import type { EnvironmentGraph } from '../graph/model.js';
 import type { RuleDescription } from '../review/change-rule.js';
 import { formatGithub } from './github.js';

@@ -1,6 +1,6 @@
 // The machine-readable report: a versioned document described by schemas/report.schema.json.
 // Bump REPORT_SCHEMA_VERSION on any change a consumer could trip over (a renamed or removed field).
-import type { LintResult } from '../lint.js';
+import type { LintResult } from './lint-result.js';
 import type { Finding, SourceLocation } from '../types.js';
 import { countSeverities, sortFindings } from './order.js';
 

@@ -2,7 +2,7 @@
 // Mermaid block (GitHub draws it), for `pvlint --format markdown >> "$GITHUB_STEP_SUMMARY"` or a PR comment.
 import type { EnvironmentGraph } from '../graph/model.js';
 import { toMermaid, tooLargeForGithub } from '../graph/mermaid.js';
-import type { LintResult } from '../lint.js';
+import type { LintResult } from './lint-result.js';
 import type { Finding, Severity } from '../types.js';
 import { countSeverities, sortFindings } from './order.js';
 import { appendAll } from '../engine/append.js';

@@ -1,7 +1,7 @@
 // SARIF `invocations[].toolExecutionNotifications` for what was read but not interpreted (SARIF 2.1.0
 // §3.20.21, §3.58): one `warning`-level notification each, at the object's file and line.
 import type { NotInterpreted } from '../gitops/not-interpreted.js';
-import { isRepoFile, toUri } from './sarif.js';
+import { isRepoFile, toUri } from './sarif-uri.js';
 
 export function notInterpretedNotifications(entries: readonly NotInterpreted[] | undefined): { toolExecutionNotifications?: unknown[] } {
   if (!entries || entries.length === 0) return {};

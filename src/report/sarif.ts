@@ -1,7 +1,8 @@
 // SARIF 2.1.0 for GitHub code scanning (research/sarif.md §0 and §5): one run, the full rule list, repo-relative
 // percent-encoded URIs under %SRCROOT%, full 1-based regions, GitHub's line-hash fingerprint, deterministic output.
 import { notInterpretedNotifications } from './not-interpreted-sarif.js';
-import type { LintResult } from '../lint.js';
+import { isRepoFile, toUri } from './sarif-uri.js';
+import type { LintResult } from './lint-result.js';
 import type { RuleDescription } from '../review/change-rule.js';
 import type { Finding, Region, SourceLocation } from '../types.js';
 import { lineHashes } from './fingerprint.js';
@@ -37,21 +38,6 @@ interface SarifResult {
   relatedLocations?: { id: number; message: { text: string }; physicalLocation: SarifPhysicalLocation }[];
   partialFingerprints?: { primaryLocationLineHash: string };
   properties: Record<string, unknown>;
-}
-
-/**
- * Whether a finding's file is a file of the repository: `<stdin>`-style pseudo paths, absolute paths and paths
- * that leave the root are not, so they get no %SRCROOT% base and no fingerprint (GitHub could not find them).
- */
-export function isRepoFile(file: string): boolean {
-  if (file === '' || file === '.' || file.startsWith('<')) return false;
-  if (file.startsWith('/') || /^[A-Za-z]:/.test(file)) return false;
-  return !file.split('/').includes('..');
-}
-
-/** RFC 3986 path: every segment percent-encoded, `/` kept. GitHub decodes it with decodeURIComponent. */
-export function toUri(file: string): string {
-  return file.split('/').map(encodeURIComponent).join('/');
 }
 
 /** SARIF and GitHub reject 0 or negative positions, and an end before the start. */

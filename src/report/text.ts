@@ -2,7 +2,7 @@
 // right under each finding, one summary line. Colour comes from kleur, switched per call (see formatText).
 import { notInterpretedNote, notInterpretedSection } from './not-interpreted-text.js';
 import kleur from 'kleur';
-import type { LintResult } from '../lint.js';
+import type { LintResult } from './lint-result.js';
 import type { Finding, Severity } from '../types.js';
 import { countSeverities, sortFindings } from './order.js';
 import { appendAll, maxOf } from '../engine/append.js';

@@ -1,15 +1,19 @@
-// `--base <ref>`: lints the working tree and the same paths at a base commit, pairs each environment with itself at the
-// base, runs the change rules over the pairs, and with `--new-only` leaves out the findings the base already had.
+// `--base <ref>`: lints the same paths at a base commit and in the working tree (each a plain run up to its report
+// tail, models kept), pairs each environment with itself at the base, runs the change rules over the pairs, and ends
+// with the working tree's report tail; with `--new-only` it leaves out the findings the base already had.
 import fg from 'fast-glob';
 import { cpSync, existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FATAL_DIAGNOSTICS } from '../engine/diagnostic.js';
 import { UsageError } from '../load/discover.js';
-import { lint, type LintOptions, type LintResult, type ScopeSummary } from '../lint.js';
+import { lint, lintUntilReport, type LintOptions, type LintResult } from '../lint.js';
+import type { EnvironmentKind } from '../environments/environments.js';
+import { finishRun, type RuledRun } from '../pipeline/report-tail.js';
+import { tailSettings } from '../pipeline/stage-settings.js';
 import type { StorageModel } from '../model/storage-model.js';
 import { CHANGE_RULES } from '../registry.js';
-import type { Finding, JsonPath } from '../types.js';
+import type { Finding, JsonPath, RawFinding } from '../types.js';
 import { extractTree, ReviewError, removeTree, resolveBase } from './git.js';
 import { defaultChangeRuleSettings, runChangeRules, type ChangeRuleSetting } from './run-change-rules.js';
 
@@ -24,7 +28,7 @@ export interface ReviewOptions {
   changeRules?: readonly ChangeRuleSetting[];
 }
 
-const scopeKey = (kind: ScopeSummary['kind'], name: string) => `${kind}\u0000${name}`;
+const scopeKey = (kind: EnvironmentKind, name: string) => `${kind}\u0000${name}`;
 
 async function realOrSelf(file: string): Promise<string> {
   try {
@@ -76,32 +80,38 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
     helmValues.push(existsSync(mapped) ? mapped : path.resolve(cwd, file));
   }
   const suppressionBase = toBase(await realOrSelf(path.resolve(cwd, options.suppressionBase ?? '.')));
-  const baseModels = new Map<string, StorageModel>();
   const baseCwdRelative = path.relative(top, realCwd);
   const baseCwd = isInside(baseCwdRelative) && existsSync(inTree(baseCwdRelative)) ? inTree(baseCwdRelative) : tree;
+  // The same run over the base tree: its paths, cwd, root and the files the options name are the base's.
   const baseOptions: LintOptions = {
     ...options,
     // A directory the change adds has no base: nothing there to compare with.
     paths: relatives.filter((relative) => existsSync(inTree(relative))).map(inTree),
     cwd: baseCwd,
     root: tree,
-    // A directory whose manifests the change adds may hold none at the base.
-    allowEmptyPaths: true,
-    stdin: undefined,
-    // An environment the change adds has no base.
-    allowAbsentEnvironments: true,
     ignore: options.ignore?.map((glob) => (path.isAbsolute(glob) ? toBase(glob) : glob)),
     helmValues: options.helmValues && helmValues,
     suppressionBase,
     helmChartSettings: options.helmChartSettings && ((dir: string) => options.helmChartSettings!(toHead(dir))),
+    // A directory whose manifests the change adds may hold none at the base, and an environment it adds has no base.
+    allowEmptyPaths: true,
+    allowAbsentEnvironments: true,
+    // What the caller hooks into is the working tree's run.
+    stdin: undefined,
     onProgress: undefined,
-    onScope: (scope) => {
-      baseModels.set(scopeKey(scope.kind, scope.name), scope.model);
-    },
+    onScope: undefined,
     scopeFindings: undefined,
   };
-  const baseRun = lint(baseOptions).then((result) => {
-    const failures = result.findings.filter((f) => f.ruleId === 'pvlint/render');
+  // Paths relative to the repository, as the base's are, also when the working directory is elsewhere.
+  const headOptions: LintOptions = { ...options, root: options.root ?? top };
+  // Both trees are linted at once (their renders overlap), each as a plain run up to its report tail.
+  const baseRun = lintUntilReport(baseOptions);
+  baseRun.catch(() => undefined);
+  try {
+    const headRun = await lintUntilReport(headOptions);
+    const baseRuled = await baseRun;
+    const base = await finishRun(baseRuled, tailSettings(baseOptions));
+    const failures = base.findings.filter((f) => f.ruleId === 'pvlint/render');
     if (failures.length > 0) {
       const listed = failures.slice(0, 3).map((f) => `${f.location.file}:${f.location.region.startLine}: ${f.message}`).join('; ');
       throw new ReviewError(
@@ -109,34 +119,23 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
           '(e.g. when it fixes the render), or compare with a ref that renders',
       );
     }
-    return result;
-  });
-  // Head and base render in parallel; the head's environments wait for the base only when their rules are done.
-  baseRun.catch(() => undefined);
-  const settings = review.changeRules ?? defaultChangeRuleSettings(CHANGE_RULES);
-  const headModels = new Map<string, StorageModel>();
-  try {
-    const head = await lint({
-      ...options,
-      // Paths relative to the repository, as the base's are, also when the working directory is elsewhere.
-      root: options.root ?? top,
-      onScope: (scope) => {
-        headModels.set(scopeKey(scope.kind, scope.name), scope.model);
-        options.onScope?.(scope);
-      },
-      scopeFindings: async (model, kind) => {
-        const own = (await options.scopeFindings?.(model, kind)) ?? [];
-        await baseRun;
-        const baseModel = baseModels.get(scopeKey(kind, model.scope));
-        if (!baseModel) return own;
-        const changed = runChangeRules(baseModel, model, settings, {
-          baseRef: review.base,
-          existsInHead: (repoPath) => existsSync(path.join(top, repoPath)),
-        });
-        return [...own, ...changed.findings, ...changed.crashes];
-      },
-    });
-    const base = await baseRun;
+    const baseModels = modelsByEnvironment(baseRuled);
+    const headModels = modelsByEnvironment(headRun);
+    // Each environment paired with itself at the base, and the change rules over the pair.
+    const settings = review.changeRules ?? defaultChangeRuleSettings(CHANGE_RULES);
+    const changes = new Map<StorageModel, RawFinding[]>();
+    for (const [key, model] of headModels) {
+      const baseModel = baseModels.get(key);
+      if (!baseModel) continue;
+      const changed = runChangeRules(baseModel, model, settings, {
+        baseRef: review.base,
+        existsInHead: (repoPath) => existsSync(path.join(top, repoPath)),
+      });
+      changes.set(model, [...changed.findings, ...changed.crashes]);
+    }
+    // The working tree's report tail, with the change rules' findings suppressed and merged like its own.
+    const { scopeFindings } = options;
+    const head = await finishRun(headRun, tailSettings(headOptions), async ({ model, scope }) => [...((await scopeFindings?.(model, scope.kind)) ?? []), ...(changes.get(model) ?? [])]);
     const preExisting = new PreExisting(base.findings, baseModels);
     const hidden: Finding[] = [];
     const kept: Finding[] = [];
@@ -154,6 +153,13 @@ export async function lintWithBase(options: LintOptions, review?: ReviewOptions)
     await baseRun.catch(() => undefined);
     await removeTree(tree);
   }
+}
+
+/** The model of each environment a run built, by kind and name (an environment whose model failed has none). */
+function modelsByEnvironment(ruled: RuledRun): Map<string, StorageModel> {
+  const models = new Map<string, StorageModel>();
+  for (const { scope, model } of ruled.scopes) if (model) models.set(scopeKey(scope.kind, scope.name), model);
+  return models;
 }
 
 /**

@@ -8,10 +8,12 @@ import { LintCache } from '../../src/cache/lint-cache.js';
 import { lint, type LintOptions, type LintResult } from '../../src/lint.js';
 import { findOnPath } from '../../src/render/executables.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
+import { requires } from '../helpers/requires.js';
 import { runPvlint, tempTree } from '../helpers/spawn.js';
 
 const HAS_KUSTOMIZE = Boolean(findOnPath('kubectl') || findOnPath('kustomize'));
-if (!HAS_KUSTOMIZE) console.warn('\n  SKIPPED (loudly): cache tests of Kustomize renders need kubectl or kustomize on PATH\n');
+/** The tests of cached Kustomize renders: skipped (and counted so) without kustomize or kubectl. */
+const withKustomize = requires(test, HAS_KUSTOMIZE, 'the cache tests of Kustomize renders', 'neither kustomize nor kubectl is on PATH, so real overlays cannot be rendered', 'install kubectl (its kustomize) or kustomize');
 
 /** A copy of the examples in a fresh directory, with a cache directory beside it. */
 function workspace(): { dir: string; cache: string } {
@@ -76,8 +78,7 @@ test('a file changed back to an earlier content gets that content\'s findings', 
   assert.is(view(back), view(first));
 });
 
-test('a change in a Kustomize base renders the overlays again', async () => {
-  if (!HAS_KUSTOMIZE) return;
+withKustomize('a change in a Kustomize base renders the overlays again', async () => {
   const { dir, cache } = workspace();
   const cold = await run(dir, { cacheLocation: cache });
   assert.ok(cold.scopes.some((s) => s.kind === 'kustomize'));

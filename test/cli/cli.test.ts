@@ -1,10 +1,12 @@
 // The CLI as a user meets it: the built binary, spawned, with exit codes 0, 1 and 2.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runPvlint, runPvlintAsNobody, tempTree } from '../helpers/spawn.js';
-import { PROJECT_ROOT } from '../helpers/paths.js';
+import { permissionsApply, plainEnv, runPvlint, runPvlintAsNobody, tempTree } from '../helpers/spawn.js';
+import { requires } from '../helpers/requires.js';
+import { BIN, PROJECT_ROOT } from '../helpers/paths.js';
 
 const cli = suite('cli');
 
@@ -168,19 +170,28 @@ cli('pvlint explain prints the rule page, by id or catalogue id', () => {
   assert.is(runPvlint(['explain', 'R21'], { cwd: dir }).stdout, run.stdout);
 });
 
-cli('an unreadable file is a diagnostic; the rest is linted', () => {
+requires(cli, permissionsApply(), 'the unreadable-file test', 'running as root without setpriv, so permissions cannot make a file unreadable', 'install setpriv (util-linux) or run the tests as another user')('an unreadable file is a diagnostic; the rest is linted', () => {
   const dir = tempTree({ 'secret.yaml': CLEAN, 'deploy.yaml': WRONG_NAMESPACE, 'pvc.yaml': CLEAN });
   chmodSync(dir, 0o755);
   for (const name of ['deploy.yaml', 'pvc.yaml']) chmodSync(path.join(dir, name), 0o644);
   chmodSync(path.join(dir, 'secret.yaml'), 0o000);
   // As root, permissions mean nothing: run as nobody when possible.
   const run = process.getuid?.() === 0 ? runPvlintAsNobody(['--format', 'json', '.'], dir) : runPvlint(['--format', 'json', '.'], { cwd: dir });
-  if (!run) {
-    console.warn('  [SKIPPED] unreadable-file test: running as root without setpriv (or a checkout nobody can read), so permissions cannot make a file unreadable');
-    return;
-  }
-  const ids = JSON.parse(run.stdout).findings.map((f: any) => f.ruleId).sort();
+  assert.ok(run, 'pvlint could not be run as user nobody');
+  const ids = JSON.parse(run!.stdout).findings.map((f: any) => f.ruleId).sort();
   assert.equal(ids, ['pod-missing-pvc', 'pvlint/read']);
+});
+
+const HAS_MKFIFO = spawnSync('mkfifo', ['--version'], { stdio: 'ignore' }).status === 0;
+
+requires(cli, HAS_MKFIFO, 'the FIFO SARIF test', 'mkfifo is not installed', 'install coreutils')('a FIFO named *.yaml is a pvlint/read finding in SARIF too: its fingerprint does not wait for a writer', () => {
+  const dir = tempTree({ 'pvc.yaml': CLEAN });
+  spawnSync('mkfifo', [path.join(dir, 'pipe.yaml')]);
+  // SIGKILL: a process blocked opening a FIFO does not end on SIGTERM.
+  const run = spawnSync(process.execPath, [BIN, '--format', 'sarif', '.'], { cwd: dir, encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL', env: plainEnv() });
+  assert.is(run.signal, null, 'pvlint hung on the FIFO');
+  const results = JSON.parse(run.stdout).runs[0].results;
+  assert.equal(results.map((r: any) => [r.ruleId, r.locations[0].physicalLocation.artifactLocation.uri, r.partialFingerprints]), [['pvlint/read', 'pipe.yaml', undefined]]);
 });
 
 cli('the bundled examples: rendered overlays and charts, helm missing is exit 2 unless skipped', () => {

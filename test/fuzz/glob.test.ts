@@ -3,7 +3,7 @@
 // patterns with a message.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { globMatch, globProblem } from '../../src/config/glob.js';
+import { globMatch, globProblem } from '../../src/engine/glob.js';
 import { HOSTILE_GLOBS, seeded } from '../hostile/generators.js';
 
 const test = suite('fuzz: globs');

@@ -7,7 +7,8 @@ import { parseResources } from '../../src/load/parse-resources.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
 import { MODEL_KINDS, StorageModel, type ModelOptions } from '../../src/model/storage-model.js';
 import { LocateStage } from '../../src/locate/locate-stage.js';
-import type { Finding, RuleModule, Severity } from '../../src/types.js';
+import type { Finding, Severity } from '../../src/types.js';
+import type { RuleModule } from '../../src/engine/rule-module.js';
 
 export interface ExpectedFinding {
   messageId: string;

@@ -34,9 +34,22 @@ export function plainEnv(): NodeJS.ProcessEnv {
  * directories need another user. Undefined (the caller skips, loudly) unless running as root with `setpriv`, and
  * with a checkout that `nobody` can read.
  */
+const AS_NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN];
+
+/** Whether file permissions can keep pvlint from reading a file here: not root, or root with setpriv to become nobody. */
+export function permissionsApply(): boolean {
+  if (process.getuid?.() !== 0) return true;
+  try {
+    execFileSync('setpriv', [...AS_NOBODY, '--version'], { stdio: 'ignore', cwd: os.tmpdir() });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function runPvlintAsNobody(args: readonly string[], cwd: string): CliRun | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const asNobody = ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN];
+  const asNobody = AS_NOBODY;
   try {
     execFileSync('setpriv', [...asNobody, '--version'], { stdio: 'ignore', cwd });
   } catch {

@@ -9,10 +9,10 @@ import { StorageModel } from '../../src/model/storage-model.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
 import { parseSpan, parseStream, SKIPPED_DOCUMENT } from '../../src/load/yaml-stream.js';
 import { relevantKinds } from '../../src/engine/relevant-kinds.js';
-import { BUILTIN_RULES } from '../../src/registry.js';
+import { BUILTIN_RULES, CHANGE_RULES } from '../../src/registry.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
 
-const KINDS = relevantKinds(BUILTIN_RULES)!;
+const KINDS = relevantKinds(BUILTIN_RULES, CHANGE_RULES)!;
 
 function yamlFiles(dir: string): string[] {
   const out: string[] = [];
@@ -138,7 +138,7 @@ test('the relevant kinds cover the model, the shape check and every rule; a rule
   }
   for (const rule of BUILTIN_RULES) for (const kind of rule.meta.kinds) assert.ok(KINDS.has(kind), `${rule.id}: ${kind}`);
   const anything = { ...BUILTIN_RULES[0], id: 'custom', meta: { ...BUILTIN_RULES[0].meta, kinds: [] } };
-  assert.is(relevantKinds([...BUILTIN_RULES, anything]), undefined);
+  assert.is(relevantKinds([...BUILTIN_RULES, anything], CHANGE_RULES), undefined);
 });
 
 test('parseResources with kinds: same resources and positions for read kinds, same document count, errors of skipped documents not reported', () => {

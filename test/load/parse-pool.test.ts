@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BatchParser } from '../../src/load/batch-parser.js';
+import { BatchParser } from '../../src/pipeline/batch-parser.js';
 import { resolveLimits } from '../../src/load/limits.js';
 import { ParsePool } from '../../src/load/parse-pool.js';
 import { parseResources, type ParsedFile } from '../../src/load/parse-resources.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
 import { kindPlan } from '../../src/engine/relevant-kinds.js';
 import { lint, type LintResult } from '../../src/lint.js';
-import { BUILTIN_RULES } from '../../src/registry.js';
+import { BUILTIN_RULES, CHANGE_RULES } from '../../src/registry.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
 
 const view = (r: LintResult) => JSON.stringify({ findings: r.findings, suppressed: r.suppressed, scopes: r.scopes, stats: r.stats });
@@ -41,7 +41,7 @@ function files() {
 
 async function throughBatches(pool: ParsePool): Promise<ParsedFile[]> {
   const out: ParsedFile[] = [];
-  const batches = new BatchParser(() => pool, resolveLimits(), kindPlan(BUILTIN_RULES), undefined, (_file, parsed) => out.push(parsed));
+  const batches = new BatchParser(() => pool, resolveLimits(), kindPlan(BUILTIN_RULES, CHANGE_RULES), undefined, (_file, parsed) => out.push(parsed));
   // Enough files that the batch goes to the workers (a handful would be parsed on this thread).
   for (let i = 0; i < 16; i++) for (const file of files()) await batches.add(file);
   await batches.finish();
@@ -54,7 +54,7 @@ test('records from workers make the same resources, positions and diagnostics; H
   const pool = new ParsePool(2);
   try {
     const pooled = await throughBatches(pool);
-    const local = Array.from({ length: 16 }, () => files().map((f) => parseResources(f, resolveLimits(), kindPlan(BUILTIN_RULES)))).flat();
+    const local = Array.from({ length: 16 }, () => files().map((f) => parseResources(f, resolveLimits(), kindPlan(BUILTIN_RULES, CHANGE_RULES)))).flat();
     assert.equal(pooled.map(summary), local.map(summary));
     assert.ok(pooled[2].helm);
     assert.ok(pooled[0].resources.every((r) => Object.getOwnPropertyDescriptor(r, 'node')?.get), 'made from a record: nodes on demand');
@@ -67,7 +67,7 @@ test('a pool whose workers are gone: every file is parsed on this thread, nothin
   const pool = new ParsePool(1);
   await pool.close();
   const pooled = await throughBatches(pool);
-  const local = Array.from({ length: 16 }, () => files().map((f) => parseResources(f, resolveLimits(), kindPlan(BUILTIN_RULES)))).flat();
+  const local = Array.from({ length: 16 }, () => files().map((f) => parseResources(f, resolveLimits(), kindPlan(BUILTIN_RULES, CHANGE_RULES)))).flat();
   assert.equal(pooled.map(summary), local.map(summary));
 });
 

@@ -10,12 +10,14 @@ import { lint, type LintOptions } from '../../src/lint.js';
 import { defaultRuleSettings } from '../../src/registry.js';
 import { adaptAppTemplateValues, bundledChartFor, holdsTemplateExpression } from '../../src/render/helm-release/bundled-chart.js';
 import { ociChart, repositoryChart } from '../../src/render/helm-release/chart-reference.js';
-import { REAL_HELM, skipWithoutHelm } from '../helpers/real-helm.js';
+import { REAL_HELM, requiresHelm } from '../helpers/real-helm.js';
 import { runPvlint } from '../helpers/spawn.js';
 import { at, copyFixture } from './helpers.js';
 import type { Finding, Resource } from '../../src/types.js';
 
 const test = suite("pvlint's bundled app-template");
+/** The tests that run the real helm: skipped (and counted so) without one. */
+const withHelm = requiresHelm(test, 'bundled-chart.test.ts');
 
 /** The app-template fixture as its own repository, its OCIRepository asking for `tag`. */
 function repoAsking(tag: string): string {
@@ -65,8 +67,7 @@ test('adaptAppTemplateValues evaluates only release expressions in existingClaim
   assert.is(adaptAppTemplateValues(values, leaves, undefined, { name: 'atuin', namespace: 'default' }).values, values);
 });
 
-test('offline, an app-template release renders with the bundled chart: its findings at the values, one note saying so', async () => {
-  if (skipWithoutHelm('bundled app-template test')) return;
+withHelm('offline, an app-template release renders with the bundled chart: its findings at the values, one note saying so', async () => {
   const dir = repoAsking('5.1.0');
   const result = await run(dir);
   assert.is(result.fatal, false);
@@ -80,8 +81,7 @@ test('offline, an app-template release renders with the bundled chart: its findi
   assert.is(result.notInterpreted, undefined);
 });
 
-test('a failed pull falls back to the bundled chart as well', async () => {
-  if (skipWithoutHelm('bundled app-template after a failed pull')) return;
+withHelm('a failed pull falls back to the bundled chart as well', async () => {
   const dir = repoAsking('4.1.1');
   // Nothing listens on port 9 (discard) of the loopback: the pull fails fast, as offline.
   const oci = path.join(dir, 'apps', 'media', 'ocirepository.yaml');
@@ -101,8 +101,7 @@ test('a failed pull falls back to the bundled chart as well', async () => {
   assert.match(bundled[0].message, /rendered with pvlint's bundled app-template 4\.1\.1; the release asks for 4\.1\.1 too$/);
 });
 
-test('for a 5.x release, existingClaim "{{ .Release.Name }}" is evaluated as app-template 5 does; other expressions leave their objects out', async () => {
-  if (skipWithoutHelm('bundled app-template template expressions')) return;
+withHelm('for a 5.x release, existingClaim "{{ .Release.Name }}" is evaluated as app-template 5 does; other expressions leave their objects out', async () => {
   const dir = repoAsking('5.1.0');
   const release = path.join(dir, 'apps', 'media', 'helmrelease.yaml');
   const original = readFileSync(release, 'utf8');
@@ -131,8 +130,7 @@ test('for a 5.x release, existingClaim "{{ .Release.Name }}" is evaluated as app
   assert.equal(releaseNotes(exactResult.findings).filter((f) => f.messageId === 'bundled-untemplated'), []);
 });
 
-test('helm.bundledCharts: false keeps the chart unrendered: one note per release, listed as not interpreted', async () => {
-  if (skipWithoutHelm('bundledCharts: false test')) return;
+withHelm('helm.bundledCharts: false keeps the chart unrendered: one note per release, listed as not interpreted', async () => {
   const dir = repoAsking('5.1.0');
   const result = await run(dir, { bundledCharts: false });
   assert.equal(places(result.findings, 'rwo-claim-multi-node'), []);

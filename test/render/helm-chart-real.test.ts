@@ -7,13 +7,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { lint } from '../../src/lint.js';
 import { defaultRuleSettings } from '../../src/registry.js';
-import { REAL_HELM, skipWithoutHelm } from '../helpers/real-helm.js';
+import { REAL_HELM, requiresHelm } from '../helpers/real-helm.js';
 import { at, copyFixture } from './helpers.js';
 
 const test = suite('helm charts rendered with the real helm');
+/** The tests that run the real helm: skipped (and counted so) without one. */
+const withHelm = requiresHelm(test, 'helm-chart-real.test.ts');
 
-test('values files, release and namespace reach helm template; findings point at the template line', async () => {
-  if (skipWithoutHelm('real helm chart rendering test')) return;
+withHelm('values files, release and namespace reach helm template; findings point at the template line', async () => {
   const dir = copyFixture('helm-release/in-repo');
   writeFileSync(path.join(dir, 'prod-values.yaml'), 'replicas: 3\n');
   const claims: string[] = [];
@@ -32,8 +33,7 @@ test('values files, release and namespace reach helm template; findings point at
   assert.match(replicas[0].message, /Deployment "shop" runs 3 replicas/);
 });
 
-test('a template that fails is a render error at Chart.yaml with helm\'s message', async () => {
-  if (skipWithoutHelm('real helm failure test')) return;
+withHelm('a template that fails is a render error at Chart.yaml with helm\'s message', async () => {
   const dir = copyFixture('helm-release/in-repo');
   mkdirSync(path.join(dir, 'broken', 'templates'), { recursive: true });
   writeFileSync(path.join(dir, 'broken', 'Chart.yaml'), 'apiVersion: v2\nname: broken\nversion: 0.1.0\n');

@@ -13,14 +13,18 @@ import path from 'node:path';
 import { lint, type LintOptions } from '../../src/lint.js';
 import { findOnPath } from '../../src/render/executables.js';
 import { defaultRuleSettings } from '../../src/registry.js';
-import { REAL_HELM, skipWithoutHelm } from '../helpers/real-helm.js';
+import { REAL_HELM, requiresHelm } from '../helpers/real-helm.js';
+import { requires } from '../helpers/requires.js';
 import { runPvlint } from '../helpers/spawn.js';
 import { at, copyFixture, FIXTURES } from './helpers.js';
 import type { Finding } from '../../src/types.js';
 
 const test = suite('HelmReleases rendered with the real helm');
+/** The tests that run the real helm: skipped (and counted so) without one. */
+const withHelm = requiresHelm(test, 'helm-release.test.ts');
+/** A postRenderer and kustomize helmCharts need kustomize (or kubectl) too. */
+const withHelmAndKustomize = !REAL_HELM ? withHelm : requires(test, Boolean(findOnPath('kubectl') || findOnPath('kustomize')), 'the postRenderer and kustomize helmCharts tests of helm-release.test.ts', 'neither kustomize nor kubectl is on PATH', 'install kubectl (its kustomize) or kustomize');
 const APP_TEMPLATE = path.join(FIXTURES, 'helm-release', 'charts', 'app-template-4.1.1.tgz');
-const HAS_KUBECTL = Boolean(findOnPath('kubectl') || findOnPath('kustomize'));
 
 /** A copy of a fixture that is its own repository root (a `.git` directory), so chart paths resolve from it. */
 function repoCopy(relative: string): string {
@@ -37,8 +41,7 @@ function run(dir: string, extra: Partial<LintOptions> = {}) {
 
 const summary = (findings: readonly Finding[], rule: string) => findings.filter((f) => f.ruleId === rule).map((f) => `${at(f)} ${f.severity}`);
 
-test('a mapped app-template copy older than the release asks: existingClaim "{{ .Release.Name }}" is evaluated as 5.x does', async () => {
-  if (skipWithoutHelm('mapped app-template version test')) return;
+withHelm('a mapped app-template copy older than the release asks: existingClaim "{{ .Release.Name }}" is evaluated as 5.x does', async () => {
   const dir = repoCopy('helm-release/app-template');
   cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
   const release = path.join(dir, 'apps/media/helmrelease.yaml');
@@ -51,8 +54,7 @@ test('a mapped app-template copy older than the release asks: existingClaim "{{ 
   assert.not.ok(result.findings.some((f) => f.message.includes('{{')), result.findings.map((f) => f.message).join('\n'));
 });
 
-test('app-template from the packaged chart: replicas, a missing existingClaim and a database on emptyDir, at their values', async () => {
-  if (skipWithoutHelm('app-template HelmRelease test')) return;
+withHelm('app-template from the packaged chart: replicas, a missing existingClaim and a database on emptyDir, at their values', async () => {
   const dir = repoCopy('helm-release/app-template');
   cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
   const result = await run(dir, { helmChartMappings: [{ reference: 'oci://ghcr.io/bjw-s-labs/helm/app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] });
@@ -75,8 +77,7 @@ test('app-template from the packaged chart: replicas, a missing existingClaim an
   assert.is(result.notInterpreted, undefined);
 });
 
-test('a bare chart name mapped to another version than the release asks for renders it, and says so once', async () => {
-  if (skipWithoutHelm('chart version mismatch test')) return;
+withHelm('a bare chart name mapped to another version than the release asks for renders it, and says so once', async () => {
   const dir = repoCopy('helm-release/app-template');
   cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
   const oci = path.join(dir, 'apps', 'media', 'ocirepository.yaml');
@@ -89,8 +90,7 @@ test('a bare chart name mapped to another version than the release asks for rend
   assert.equal(result.findings.filter((f) => f.ruleId === 'pvlint/helm-release').map((f) => `${at(f)} ${f.messageId}`).sort(), ['apps/media/helmrelease.yaml:10 schema-skipped', 'apps/media/helmrelease.yaml:10 version-differs']);
 });
 
-test('the CLI reads helm.charts from .pvlint.yaml and exits 1 for the errors', async () => {
-  if (skipWithoutHelm('app-template CLI test')) return;
+withHelm('the CLI reads helm.charts from .pvlint.yaml and exits 1 for the errors', async () => {
   const dir = copyFixture('helm-release');
   mkdirSync(path.join(dir, '.git'));
   // The configuration is found from the working directory up; its paths are relative to it.
@@ -105,12 +105,7 @@ test('the CLI reads helm.charts from .pvlint.yaml and exits 1 for the errors', a
   ]);
 });
 
-test('a chart directory of the repository (GitRepository), valuesFrom a ConfigMap and a postRenderer patch, offline', async () => {
-  if (skipWithoutHelm('in-repository chart HelmRelease test')) return;
-  if (!HAS_KUBECTL) {
-    console.warn('\n!!! SKIPPED the postRenderer test: neither kustomize nor kubectl is on PATH !!!\n');
-    return;
-  }
+withHelmAndKustomize('a chart directory of the repository (GitRepository), valuesFrom a ConfigMap and a postRenderer patch, offline', async () => {
   const dir = repoCopy('helm-release/in-repo');
   const result = await run(dir);
   assert.is(result.fatal, false);
@@ -189,8 +184,7 @@ function remoteRepo(url: string, version: string): string {
   return dir;
 }
 
-test('a remote chart is pulled into the cache, then rendered from the cache with the server stopped', async () => {
-  if (skipWithoutHelm('remote chart repository test')) return;
+withHelm('a remote chart is pulled into the cache, then rendered from the cache with the server stopped', async () => {
   const server = await servedStorageApp();
   const dir = remoteRepo(server.url, '0.1.0');
   const chartCache = cacheDir();
@@ -211,8 +205,7 @@ test('a remote chart is pulled into the cache, then rendered from the cache with
   assert.equal(second.findings.filter((f) => f.ruleId === 'pvlint/helm-release'), []);
 });
 
-test('a version range is pulled at every run; offline, the chart it last resolved to renders, with a note', async () => {
-  if (skipWithoutHelm('version range test')) return;
+withHelm('a version range is pulled at every run; offline, the chart it last resolved to renders, with a note', async () => {
   const server = await servedStorageApp();
   const dir = remoteRepo(server.url, '">=0.1.0"');
   const chartCache = cacheDir();
@@ -231,8 +224,7 @@ test('a version range is pulled at every run; offline, the chart it last resolve
   assert.match(notes[0].message, /rendered the version an earlier pull resolved >=0\.1\.0 to/);
 });
 
-test('a chart that cannot be pulled is one note naming it, and the exit code does not change', async () => {
-  if (skipWithoutHelm('unpullable chart test')) return;
+withHelm('a chart that cannot be pulled is one note naming it, and the exit code does not change', async () => {
   // Nothing listens on port 9 (discard) of the loopback in a test environment: the pull fails fast.
   const dir = remoteRepo('http://127.0.0.1:9/charts', '1.2.3');
   writeFileSync(path.join(dir, 'apps', 'release.yaml'), `${readFileSync(path.join(dir, 'apps', 'release.yaml'), 'utf8')}    persistence:\n      data: {enabled: true}\n      cache: {enabled: true}\n      off: {enabled: false}\n`);
@@ -249,12 +241,7 @@ test('a chart that cannot be pulled is one note naming it, and the exit code doe
   assert.match(JSON.parse(offline.stdout).findings.map((f: Finding) => f.message).join('\n'), /not available \(not in the chart cache \(pulling is off\)\): 2 persistence entries not linted/);
 });
 
-test('kustomize helmCharts render with --enable-helm and the real helm; without it, the render error says so', async () => {
-  if (skipWithoutHelm('kustomize helmCharts test')) return;
-  if (!HAS_KUBECTL) {
-    console.warn('\n!!! SKIPPED the kustomize helmCharts test: neither kustomize nor kubectl is on PATH !!!\n');
-    return;
-  }
+withHelmAndKustomize('kustomize helmCharts render with --enable-helm and the real helm; without it, the render error says so', async () => {
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-helmcharts-')));
   mkdirSync(path.join(dir, '.git'));
   cpSync(path.join(FIXTURES, 'helm-release', 'in-repo', 'charts'), path.join(dir, 'app', 'charts'), { recursive: true });

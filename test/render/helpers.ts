@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { defineRule } from '../../src/define-rule.js';
 import type { RuleSetting } from '../../src/engine/run-rules.js';
 import { findOnPath } from '../../src/render/executables.js';
-import type { Finding, RuleModule } from '../../src/types.js';
+import type { Finding } from '../../src/types.js';
+import type { RuleModule } from '../../src/engine/rule-module.js';
 
 /** test/fixtures in the source tree (tests run from dist/test). */
 export const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));

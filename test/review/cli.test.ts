@@ -7,11 +7,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROJECT_ROOT } from '../helpers/paths.js';
 import { runPvlint } from '../helpers/spawn.js';
+import { requires } from '../helpers/requires.js';
 import { HAS_KUSTOMIZE } from '../render/helpers.js';
 import { describeErrors, sarifValidator } from '../report/schema-validators.js';
 import { tempDir, TempRepo } from './helpers.js';
 
 const cli = suite('cli --base');
+/** The tests that render Kustomize overlays: skipped (and counted so) without kustomize or kubectl. */
+const withKustomize = requires(cli, HAS_KUSTOMIZE, 'the Kustomize --base CLI test', 'neither kustomize nor kubectl is on PATH, so real overlays cannot be rendered', 'install kubectl (its kustomize) or kustomize');
 
 const PVC = (size: string) => `apiVersion: v1
 kind: PersistentVolumeClaim
@@ -175,8 +178,7 @@ cli("'pvlint rules' and 'pvlint explain' cover the change rules", () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-cli('a base that does not render exits 2 and says what to do', () => {
-  if (!HAS_KUSTOMIZE) return;
+withKustomize('a base that does not render exits 2 and says what to do', () => {
   const repo = new TempRepo().write({
     'app/kustomization.yaml': 'resources: [pvc.yaml, gone.yaml]\n',
     'app/pvc.yaml': PVC('10Gi'),

@@ -10,10 +10,13 @@ import * as assert from 'uvu/assert';
 import type { LintOptions, LintResult } from '../../src/lint.js';
 import { lintWithBase, ReviewError } from '../../src/review/review.js';
 import type { Finding } from '../../src/types.js';
-import { HAS_KUSTOMIZE, warnSkipped } from '../render/helpers.js';
+import { requires } from '../helpers/requires.js';
+import { HAS_KUSTOMIZE } from '../render/helpers.js';
 import { lineOf, tempDir, TempRepo } from './helpers.js';
 
 const review = suite('review (--base)');
+/** The tests that render Kustomize overlays: skipped (and counted so) without kustomize or kubectl. */
+const withKustomize = requires(review, HAS_KUSTOMIZE, 'the Kustomize --base tests', 'neither kustomize nor kubectl is on PATH, so real overlays cannot be rendered', 'install kubectl (its kustomize) or kustomize');
 
 const PVC = `apiVersion: v1
 kind: PersistentVolumeClaim
@@ -272,8 +275,6 @@ cat "$chart/templates/pvc.yaml"
   repo.remove();
 });
 
-if (!HAS_KUSTOMIZE) warnSkipped('the Kustomize --base tests');
-
 const KUSTOMIZE = {
   'k8s/base/kustomization.yaml': 'resources: [statefulset.yaml, pvc.yaml, deployment.yaml]\n',
   'k8s/base/statefulset.yaml': `apiVersion: apps/v1
@@ -331,8 +332,7 @@ spec:
 `,
 };
 
-review('Kustomize: changes made in an overlay patch are found at the patch lines; the base tree renders the same overlay', async () => {
-  if (!HAS_KUSTOMIZE) return;
+withKustomize('Kustomize: changes made in an overlay patch are found at the patch lines; the base tree renders the same overlay', async () => {
   const repo = new TempRepo().write(KUSTOMIZE);
   repo.commit('base');
   const patch = KUSTOMIZE['k8s/overlays/prod/storage.yaml'].replace('storage: 50Gi', 'storage: 40Gi').replace('storage: 100Gi', 'storage: 200Gi');
@@ -350,8 +350,7 @@ review('Kustomize: changes made in an overlay patch are found at the patch lines
   repo.remove();
 });
 
-review('Kustomize: a namePrefix added to an overlay renames the StatefulSet and swaps the claim', async () => {
-  if (!HAS_KUSTOMIZE) return;
+withKustomize('Kustomize: a namePrefix added to an overlay renames the StatefulSet and swaps the claim', async () => {
   const repo = new TempRepo().write(KUSTOMIZE);
   repo.commit('base');
   const kustomization = `namePrefix: v2-\n${KUSTOMIZE['k8s/overlays/prod/kustomization.yaml']}`;
@@ -371,8 +370,7 @@ review('Kustomize: a namePrefix added to an overlay renames the StatefulSet and 
   repo.remove();
 });
 
-review('a base that does not render is an error that says what to do', async () => {
-  if (!HAS_KUSTOMIZE) return;
+withKustomize('a base that does not render is an error that says what to do', async () => {
   const repo = new TempRepo().write({ ...KUSTOMIZE, 'k8s/overlays/prod/kustomization.yaml': 'resources: [../../base, missing.yaml]\n' });
   repo.commit('base');
   repo.write({ 'k8s/overlays/prod/kustomization.yaml': 'resources: [../../base]\n' });

@@ -2,7 +2,7 @@
 // Kustomize render, a Flux cluster) gets the objects its HelmReleases render, with one shared memo so a release that
 // appears in several environments renders once.
 import os from 'node:os';
-import { UsageError } from '../../load/discover.js';
+import { UsageError } from '../../load/usage-error.js';
 import type { Limits } from '../../load/limits.js';
 import { parseDeferred, type DeferredDocument, type KindPlan } from '../../load/parse-resources.js';
 import { DEFAULT_RENDER_TIMEOUT_MS, helmCommand, kustomizeCommand } from '../render-all.js';

@@ -7,10 +7,10 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realp
 import { DEFAULT_LIMITS } from '../load/limits.js';
 import os from 'node:os';
 import path from 'node:path';
-import { includedKustomizations, loadKustomization, referencedFiles } from '../render/kustomization.js';
-import { findOnPath } from '../render/executables.js';
-import type { SourceCache } from '../render/source-cache.js';
-import { contentHash } from './lint-cache.js';
+import { includedKustomizations, loadKustomization, referencedFiles } from './kustomization.js';
+import { findOnPath } from './executables.js';
+import type { SourceCache } from './source-cache.js';
+import { contentHash } from '../cache/lint-cache.js';
 
 export interface RenderKeyInput {
   dir: string;

@@ -3,12 +3,12 @@
 // workers must not parse (Helm streams, cache hits) and files a worker could not turn into a record are parsed here.
 import { adoptRecord, parseWithCache } from '../cache/cached-parse.js';
 import { contentHash, type LintCache } from '../cache/lint-cache.js';
-import { hasSourceComments } from '../render/helm-stream.js';
+import { hasSourceComments } from '../load/helm-source-comments.js';
 import type { SourceFile } from '../types.js';
-import type { Limits } from './limits.js';
-import type { KindPlan, ParsedFile } from './parse-resources.js';
-import type { ParsePool } from './parse-pool.js';
-import type { ParseRecord } from './parse-record.js';
+import type { Limits } from '../load/limits.js';
+import type { KindPlan, ParsedFile } from '../load/parse-resources.js';
+import type { ParsePool } from '../load/parse-pool.js';
+import type { ParseRecord } from '../load/parse-record.js';
 
 /** Files per batch: a few hundred milliseconds of parsing, small enough that reading and parsing overlap. */
 const BATCH_FILES = 512;

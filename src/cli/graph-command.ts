@@ -2,14 +2,14 @@
 // lints as usual with a GraphCollector on lint()'s `onScope` hook; this module checks the graph options and writes
 // the picture.
 import path from 'node:path';
-import type { CliIO } from '../cli/io.js';
-import type { LintResult } from '../lint.js';
-import type { GraphCollector } from './collect.js';
-import { toDot } from './dot.js';
-import { focusGraph, parseFocus } from './focus.js';
-import { toHtml } from './html.js';
-import { toMermaid, tooLargeForGithub } from './mermaid.js';
-import type { EnvironmentGraph } from './model.js';
+import type { CliIO } from './io.js';
+import type { LintResult } from '../report/lint-result.js';
+import type { GraphCollector } from '../graph/collect.js';
+import { toDot } from '../graph/dot.js';
+import { focusGraph, parseFocus } from '../graph/focus.js';
+import { toHtml } from '../graph/html.js';
+import { toMermaid, tooLargeForGithub } from '../graph/mermaid.js';
+import type { EnvironmentGraph } from '../graph/model.js';
 
 export const GRAPH_FORMATS = ['mermaid', 'dot', 'html'] as const;
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
