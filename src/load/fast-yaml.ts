@@ -512,8 +512,9 @@ function resolveKey(text: string): string {
 export function fastParseDocument(text: string, span: DocumentSpan, limits: Limits): Record<string, unknown> | undefined {
   if (span.end - span.start > limits.maxDocumentBytes) return undefined;
   const source = text.slice(span.start, span.end);
-  // Tabs, carriage returns, anchors and aliases, tags and directives anywhere: `yaml` reads those documents.
-  if (/[\t\r]|(?:^|[\s\[{,])[&*!]|^%/m.test(source)) return undefined;
+  // Tabs, carriage returns, anchors and aliases, tags and directives anywhere: `yaml` reads those documents. So do
+  // Unicode line breaks and byte order marks (read as kustomize reads them, src/load/yaml-stream.ts).
+  if (/[\t\r\u0085\u2028\u2029\uFEFF]|(?:^|[\s\[{,])[&*!]|^%/m.test(source)) return undefined;
   try {
     const value = new Reader(text, span.start, span.end, limits.maxDepth).read();
     // As `yaml`'s values are after parsing: what JSON cannot hold (.inf, .nan) becomes what the API server sees.
