@@ -60,7 +60,23 @@ export interface DiscoveredInput {
 
 export class UsageError extends Error {}
 
-const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
+/**
+ * Never linted. `.git/` and `node_modules/` hold no repository manifests. The rest is what Flux's source-controller
+ * leaves out of every artifact it builds from a repository (fluxcd/pkg sourceignore: `ExcludeVCS`, `ExcludeCI`,
+ * `ExcludeExtra`), so no cluster ever applies it: CI configuration (`.github/`, `.circleci/`, `.gitlab-ci.yml`,
+ * `.travis.yml`), `.sops.yaml`, `.flux.yaml`, `.goreleaser.yml`. Every other dot-named file or directory is in
+ * the artifact, and Flux applies its YAML files (a directory without a kustomization.yaml is built from every
+ * `.yaml`/`.yml` under it, dot-named or not): those are linted. README "Usage" lists this.
+ */
+const ALWAYS_IGNORED = [
+  '**/.git/**', '**/node_modules/**',
+  '**/.github/**', '**/.circleci/**', '**/.gitlab-ci.yml', '**/.travis.yml', '**/.sops.yaml', '**/.flux.yaml', '**/.goreleaser.yml',
+];
+/**
+ * JSON under a dot-named path is editor and tool configuration (`.vscode/`, `.devcontainer/`, `.renovaterc.json`),
+ * often with comments, and Flux never applies it (it builds from `.yaml`/`.yml` only): not linted, as documented.
+ */
+const DOT_JSON = /(?:^|[\\/])\.[^\\/]*(?:[\\/].*)?\.json$/s;
 const FOLLOW_FIX = 'Pass --follow-symlinks to lint what the link points to, or exclude the link with --ignore.';
 const KUSTOMIZATION_NAMES = new Set<string>(KUSTOMIZATION_FILES);
 
@@ -119,7 +135,8 @@ interface Walk {
 
 /** Lists `pattern` under `cwd` without following links, stopping once more than `maxFiles` manifests are seen. */
 async function walk(cwd: string, pattern: string, ignore: string[], budget: { left: number }, out: Walk, linked: boolean): Promise<void> {
-  const stream = fg.stream([pattern], { cwd, ignore, dot: false, followSymbolicLinks: false, onlyFiles: false, objectMode: true, suppressErrors: true });
+  // `**/*`, not `**`: fast-glob's `**` alone does not match names holding a newline or a carriage return.
+  const stream = fg.stream([pattern], { cwd, ignore, dot: true, followSymbolicLinks: false, onlyFiles: false, objectMode: true, suppressErrors: true });
   try {
     for await (const raw of stream) {
       const entry = raw as unknown as fg.Entry;
@@ -132,7 +149,7 @@ async function walk(cwd: string, pattern: string, ignore: string[], budget: { le
         out.links.push(entry.path);
         continue;
       }
-      if (!isManifestName(entry.name)) continue;
+      if (!isManifestName(entry.name) || DOT_JSON.test(entry.path)) continue;
       if (--budget.left < 0) throw new TooManyFiles();
       (linked ? out.viaLink : out.files).push(entry.path);
     }
@@ -176,7 +193,7 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const budget = { left: maxFiles };
   const linkedFiles: string[] = [];
   try {
-    await walk(absolute, '**', ignore, budget, found, false);
+    await walk(absolute, '**/*', ignore, budget, found, false);
     // Links in path order, round by round (links found in followed directories come in the next round), so the
     // result does not depend on the order the file system lists entries in. Each target is walked once.
     for (let round = found.links.splice(0).sort(); round.length > 0; round = found.links.splice(0).sort()) {
@@ -203,10 +220,10 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
             continue;
           }
           walked.push(real);
-          await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**`, ignore, budget, found, true);
+          await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**/*`, ignore, budget, found, true);
           continue;
         }
-        if (!isManifestName(path.basename(rel))) continue;
+        if (!isManifestName(path.basename(rel)) || DOT_JSON.test(rel)) continue;
         if (outside && !options.followSymlinks) {
           problems.push({
             ruleId: 'pvlint/read',

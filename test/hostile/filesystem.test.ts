@@ -145,4 +145,15 @@ test('a directory pvlint may not list is a pvlint/read error, not silence; --ign
   assert.not.ok(JSON.parse(ignored.stdout).findings.some((f: any) => f.location.file === 'secret'));
 });
 
+test('dot-named directories and files, and names with a newline or a carriage return, are linted as Flux applies them; .git, CI configuration and dot-JSON are not', async () => {
+  const dir = caseDir();
+  const linted = ['.deploy/pvc.yaml', '.hidden.yaml', 'new\nline.yaml', 'carriage\rreturn.yml', 'apps/.overlay/pvc.yaml'];
+  const skipped = ['.git/pvc.yaml', '.github/workflows/pvc.yaml', 'apps/.circleci/pvc.yaml', '.sops.yaml', '.vscode/pvc.json'];
+  for (const name of [...linted, ...skipped]) writeIn(dir, name, name.endsWith('.json') ? '{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "x"}, "spec": {"accessModes": "ReadWriteOnce"}}' : PVC);
+  const result = await lintBeside(dir, ['.']);
+  const files = [...new Set(result.findings.map((f) => f.location.file))].filter((f) => f !== 'good.yaml').sort();
+  assert.equal(files, [...linted].sort());
+  for (const name of linted) assert.is(findingsIn(result, name).filter((f) => f.ruleId === 'pvlint/shape').length, 1, name);
+});
+
 test.run();
