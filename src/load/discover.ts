@@ -3,7 +3,8 @@
 //
 // Symbolic links are followed at most once each: a link to a file or directory inside the repository (or the
 // argument) is followed, unless its target is already part of the walk (links back up the tree, loops); a link
-// that leads out of the repository is not followed unless `followSymlinks` is set, and says so in a note. A
+// that leads out of the repository is not followed unless `followSymlinks` is set, and says so in a note; a
+// followed directory link must stay on the repository's device and within `maxFiles` entries (a link to `/`). A
 // broken or looping link with a manifest's name is reported when it is read. A directory holding more than
 // `maxFiles` manifests is refused as a whole (deterministically) with a `pvlint/limit` finding.
 import fg from 'fast-glob';
@@ -112,6 +113,26 @@ function realpathOrUndefined(p: string): string | undefined {
 
 class TooManyFiles extends Error {}
 
+/** Why the walk of a followed directory link stopped (another file system, or too many entries). */
+class LinkWalkStopped extends Error {
+  constructor(readonly problem: DiscoverProblem) {
+    super(problem.message);
+  }
+}
+
+/**
+ * Bounds on what walking a followed directory link may visit: entries on the repository's device only, and at most
+ * `entriesLeft` entries of any kind over the whole argument (a link to `/` would otherwise list the whole machine,
+ * manifests or not; `maxFiles` counts manifests only).
+ */
+interface LinkBounds {
+  device: number;
+  /** Shared by every followed link of the argument. */
+  entries: { left: number; max: number };
+  /** The link whose walk this is, for the diagnostic. */
+  link: string;
+}
+
 /** Whether the directory can be listed and entered (read and execute permission). */
 function canList(dir: string): boolean {
   try {
@@ -133,14 +154,38 @@ interface Walk {
   links: string[];
 }
 
-/** Lists `pattern` under `cwd` without following links, stopping once more than `maxFiles` manifests are seen. */
-async function walk(cwd: string, pattern: string, ignore: string[], budget: { left: number }, out: Walk, linked: boolean): Promise<void> {
+/**
+ * Lists `pattern` under `cwd` without following links, stopping once more than `maxFiles` manifests are seen. The
+ * walk of a followed directory link (`bounds`) also stops at an entry on another device or past the entry bound.
+ */
+async function walk(cwd: string, pattern: string, ignore: string[], budget: { left: number }, out: Walk, bounds?: LinkBounds): Promise<void> {
+  const linked = bounds !== undefined;
   // `**/*`, not `**`: fast-glob's `**` alone does not match names holding a newline or a carriage return.
-  const stream = fg.stream([pattern], { cwd, ignore, dot: true, followSymbolicLinks: false, onlyFiles: false, objectMode: true, suppressErrors: true });
+  const stream = fg.stream([pattern], { cwd, ignore, dot: true, followSymbolicLinks: false, onlyFiles: false, objectMode: true, suppressErrors: true, stats: linked });
   try {
     for await (const raw of stream) {
       const entry = raw as unknown as fg.Entry;
       const dirent = entry.dirent;
+      if (bounds) {
+        if (--bounds.entries.left < 0) {
+          throw new LinkWalkStopped({
+            ruleId: 'pvlint/limit',
+            severity: 'error',
+            file: bounds.link,
+            message: `symbolic link followed (--follow-symlinks) into more than ${bounds.entries.max.toLocaleString('en-US')} files and directories (maxFiles); not followed, nothing under it is linted`,
+            fix: 'Lint the target directory as an argument of its own, or exclude the link with --ignore.',
+          });
+        }
+        if (entry.stats && entry.stats.dev !== bounds.device) {
+          throw new LinkWalkStopped({
+            ruleId: 'pvlint/read',
+            severity: 'error',
+            file: bounds.link,
+            message: `symbolic link followed (--follow-symlinks) into another file system (${path.join(cwd, entry.path)} is on another device than the repository); not followed, nothing under it is linted`,
+            fix: 'Lint the target directory as an argument of its own, or exclude the link with --ignore.',
+          });
+        }
+      }
       if (dirent.isDirectory()) {
         if (!canList(path.join(cwd, entry.path))) out.unreadable.push(entry.path);
         continue;
@@ -192,8 +237,10 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const found: Walk = { files: [], unreadable: [], viaLink: [], links: [] };
   const budget = { left: maxFiles };
   const linkedFiles: string[] = [];
+  const device = (await stat(realArgument)).dev;
+  const linkEntries = { left: maxFiles, max: maxFiles };
   try {
-    await walk(absolute, '**/*', ignore, budget, found, false);
+    await walk(absolute, '**/*', ignore, budget, found);
     // Links in path order, round by round (links found in followed directories come in the next round), so the
     // result does not depend on the order the file system lists entries in. Each target is walked once.
     for (let round = found.links.splice(0).sort(); round.length > 0; round = found.links.splice(0).sort()) {
@@ -219,8 +266,30 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
             });
             continue;
           }
+          if (target.dev !== device) {
+            problems.push({
+              ruleId: 'pvlint/read',
+              severity: 'error',
+              file: link,
+              message: `symbolic link to a directory on another file system (${real}, another device than the repository); not followed, even with --follow-symlinks`,
+              fix: 'Lint the target directory as an argument of its own, or exclude the link with --ignore.',
+            });
+            continue;
+          }
           walked.push(real);
-          await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**/*`, ignore, budget, found, true);
+          // What this link's walk adds is taken back whole if it stops: the result never depends on listing order.
+          const before = { viaLink: found.viaLink.length, links: found.links.length, unreadable: found.unreadable.length, budget: budget.left };
+          try {
+            await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**/*`, ignore, budget, found, { device, entries: linkEntries, link });
+          } catch (error) {
+            if (!(error instanceof LinkWalkStopped)) throw error;
+            found.viaLink.length = before.viaLink;
+            found.links.length = before.links;
+            found.unreadable.length = before.unreadable;
+            budget.left = before.budget;
+            walked.splice(walked.indexOf(real), 1);
+            problems.push(error.problem);
+          }
           continue;
         }
         if (!isManifestName(path.basename(rel)) || DOT_JSON.test(rel)) continue;
