@@ -35,7 +35,7 @@ import { SourceCache } from './render/source-cache.js';
 import type { RemovedObject } from './model/removed-objects.js';
 import type { Finding, Region, Resource, SourceFile } from './types.js';
 import { appendAll } from './engine/append.js';
-import { overNodeBudget, remainingNodes, type NodeBudget } from './load/node-budget.js';
+import { overNodeBudget, remainingNodes, renderOverNodeBudget, type NodeBudget } from './load/node-budget.js';
 
 export interface LintOptions {
   /** Files and directories to lint; `-` reads `stdin`. */
@@ -350,7 +350,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     }
     // Many files and a second core: worker threads parse batches while this thread reads the next one.
     const workers = options.parseWorkers ?? defaultWorkerCount();
-    const batches = workers > 0 && input.files.length >= (options.parseWorkersMinFiles ?? POOL_MIN_FILES) ? new BatchParser(() => (pool ??= new ParsePool(workers)), limits, plan, lintCache, take) : undefined;
+    const batches = workers > 0 && input.files.length >= (options.parseWorkersMinFiles ?? POOL_MIN_FILES) ? new BatchParser(() => (pool ??= new ParsePool(workers)), limits, plan, lintCache, take, () => remainingNodes(nodeBudget)) : undefined;
     let sinceYield = 0;
     try {
       for (const absPath of input.files) {
@@ -382,6 +382,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     appendAll(findings, scope.diagnostics);
     documents += scope.documents;
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
+    if (renderOverNodeBudget(scope.name, scope.resources, nodeBudget, scope.name, findings)) continue;
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace, removed: scope.removed });
   }
   for (const cluster of gitops.clusters) {
@@ -390,6 +391,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     documents += cluster.documents;
     // A cluster with nothing rendered has only its not-interpreted list to say.
     if (cluster.resources.length === 0) continue;
+    if (renderOverNodeBudget(cluster.name, cluster.resources, nodeBudget, cluster.resources[0].file.path, findings)) continue;
     scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [], ...(cluster.facts ? { cluster: cluster.facts } : {}), wholeCluster: rendersEverything(cluster) });
   }
   // HelmReleases render in every environment, GitOps clusters included; those that cannot render stay listed.

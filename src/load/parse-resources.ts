@@ -136,7 +136,10 @@ const REPARSED = new WeakMap<SourceFile, Map<number, YamlNode | null>>();
 export function reparsedNode(file: SourceFile, span: DocumentSpan, items: readonly number[], limits: Partial<Limits> | undefined): YamlNode {
   let nodes = REPARSED.get(file);
   if (!nodes) REPARSED.set(file, (nodes = new Map()));
-  if (!nodes.has(span.start)) nodes.set(span.start, (parseSpan(file.text, limits, span).documents[0]?.contents as YamlNode | null | undefined) ?? null);
+  // The document was accepted already (the fast reader counts values, `yaml` tokens: up to twice as many), so its
+  // node count is not checked again; its size is still bounded by maxDocumentBytes.
+  const again = { ...limits, maxDocumentNodes: Number.MAX_SAFE_INTEGER };
+  if (!nodes.has(span.start)) nodes.set(span.start, (parseSpan(file.text, again, span).documents[0]?.contents as YamlNode | null | undefined) ?? null);
   const root = nodes.get(span.start);
   if (!root) throw new Error(`pvlint: document at offset ${span.start} of ${file.path} did not parse again`);
   return itemNode(root, items);
