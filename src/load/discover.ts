@@ -8,7 +8,7 @@
 // broken or looping link with a manifest's name is reported when it is read. A directory holding more than
 // `maxFiles` manifests is refused as a whole (deterministically) with a `pvlint/limit` finding.
 import fg from 'fast-glob';
-import { accessSync, constants, realpathSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { findEntryPoints } from '../render/entry-points.js';
@@ -78,6 +78,31 @@ const ALWAYS_IGNORED = [
  * often with comments, and Flux never applies it (it builds from `.yaml`/`.yml` only): not linted, as documented.
  */
 const DOT_JSON = /(?:^|[\\/])\.[^\\/]*(?:[\\/].*)?\.json$/s;
+/** A path with a dot-named directory or file in it. */
+const DOT_PATH = /(?:^|[\\/])\.[^\\/]/;
+/** What a Kubernetes object's text shows within its first lines: a top-level `apiVersion:` and `kind:`. */
+const OBJECT_KEYS = [/^apiVersion[ \t]*:/m, /^kind[ \t]*:/m];
+const SNIFF_BYTES = 64 * 1024;
+
+/**
+ * A dot-named YAML file is linted when it shows a Kubernetes object: tool configuration (`.pvlint.yaml`,
+ * `.pre-commit-config.yaml`, `.yamllint.yaml`) is not a manifest, and would otherwise make an environment of its own.
+ * Reads at most 64 KiB of a regular file, without blocking; anything else is left to the reader to report.
+ */
+function dotFileShowsObject(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    if (!fstatSync(fd).isFile()) return true;
+    const buffer = Buffer.alloc(SNIFF_BYTES);
+    const text = buffer.toString('utf8', 0, readSync(fd, buffer, 0, SNIFF_BYTES, 0));
+    return OBJECT_KEYS.every((key) => key.test(text));
+  } catch {
+    return true;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 const FOLLOW_FIX = 'Pass --follow-symlinks to lint what the link points to, or exclude the link with --ignore.';
 const KUSTOMIZATION_NAMES = new Set<string>(KUSTOMIZATION_FILES);
 
@@ -195,6 +220,7 @@ async function walk(cwd: string, pattern: string, ignore: string[], budget: { le
         continue;
       }
       if (!isManifestName(entry.name) || DOT_JSON.test(entry.path)) continue;
+      if (DOT_PATH.test(entry.path) && !KUSTOMIZATION_NAMES.has(entry.name) && !dotFileShowsObject(path.join(cwd, entry.path))) continue;
       if (--budget.left < 0) throw new TooManyFiles();
       (linked ? out.viaLink : out.files).push(entry.path);
     }
@@ -293,6 +319,7 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
           continue;
         }
         if (!isManifestName(path.basename(rel)) || DOT_JSON.test(rel)) continue;
+        if (DOT_PATH.test(rel) && !KUSTOMIZATION_NAMES.has(path.basename(rel)) && !dotFileShowsObject(link)) continue;
         if (outside && !options.followSymlinks) {
           problems.push({
             ruleId: 'pvlint/read',
