@@ -44,9 +44,9 @@ export async function lintUntilReport(options: LintOptions): Promise<RuledRun> {
     appendAll(scopes, read.scopes);
   }
   await reader.close();
-  const rendered = renderedScopes(await rendering, findings);
+  const rendered = renderedScopes(await rendering, findings, run.nodeBudget);
   appendAll(scopes, rendered.scopes);
-  const clusters = clusterScopes(discovered.gitops, discovered, findings);
+  const clusters = clusterScopes(discovered.gitops, discovered, findings, run.nodeBudget);
   appendAll(scopes, clusters.scopes);
   const selectedClusters = discovered.gitops.clusters.filter((c) => isSelected(discovered, c.name));
   const expanded = await expandHelmReleases(run, scopes, selectedClusters, helmReleaseSettings(options, run.limits, run.locating.at), options.cluster, findings);

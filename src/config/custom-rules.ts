@@ -10,6 +10,7 @@ import { SEVERITIES } from '../types.js';
 import type { RuleModule } from '../engine/rule-module.js';
 import type { ConfigProblem } from './problems.js';
 import { ERASE_ERROR_PREFIX, RULE_QUERY } from './ts-hooks.js';
+import { DEFAULT_CUSTOM_RULE_TIMEOUT_MS, isolatedCheck, RuleTimeout, RuleWorkerPool } from './isolated-rule.js';
 
 export const RULE_FILE = /\.(?:m?ts|m?js)$/;
 const SKIPPED = /\.d\.m?ts$|\.(?:test|spec)\.m?[jt]s$/;
@@ -19,13 +20,14 @@ let hooksRegistered = false;
 let generation = 0;
 
 /** False on Node.js older than 20.6, which has no module.register(). */
+const PVLINT_URL = new URL('../index.js', import.meta.url).href;
+
 function registerHooks(): boolean {
   if (hooksRegistered) return true;
   // A namespace import: a named import of `register` would fail to link on older Node versions, configuration or not.
   const register = (nodeModule as { register?: typeof nodeModule.register }).register;
   if (typeof register !== 'function') return false;
-  const pvlintUrl = new URL('../index.js', import.meta.url).href;
-  register(new URL('./ts-hooks.js', import.meta.url), { data: { pvlintUrl } });
+  register(new URL('./ts-hooks.js', import.meta.url), { data: { pvlintUrl: PVLINT_URL } });
   hooksRegistered = true;
   return true;
 }
@@ -75,7 +77,7 @@ function positionOf(text: string, needle: RegExp): { line: number; column: numbe
 }
 
 /** The first stack frame inside `file`, as `line:column`. */
-function frameIn(error: unknown, file: string): { line: number; column: number } | undefined {
+export function frameIn(error: unknown, file: string): { line: number; column: number } | undefined {
   const stack = (error as Error | undefined)?.stack ?? '';
   const href = pathToFileURL(file).href;
   for (const line of stack.split('\n')) {
@@ -110,15 +112,26 @@ function shapeProblem(rule: any): string | undefined {
   return undefined;
 }
 
+/** How custom rules run: in a worker thread with a deadline per rule and scope (the default), or in-process. */
+export interface CustomRuleRunning {
+  /** How long one rule may run on one scope; default 10 s. */
+  timeoutMs?: number;
+  /** False runs check() on the main thread, with no deadline (how custom rules ran before isolation; for measuring). */
+  isolate?: boolean;
+}
+
 /**
  * The rule with the documentation fields reports need filled in, and check() wrapped so that a crash names the
- * custom rule's file and line (the engine reports it as pvlint/rule-crash and runs the other rules).
+ * custom rule's file and line (the engine reports it as pvlint/rule-crash and runs the other rules). With `isolated`,
+ * check() runs in the worker (isolated-rule.ts); the module loaded here gives the rule's metadata and messages.
  */
-function normalise(rule: any, file: string, display: string): RuleModule {
+function normalise(rule: any, file: string, display: string, isolated?: { pool: RuleWorkerPool; url: string; timeoutMs: number }): RuleModule {
   const meta = rule.meta;
   const summary = typeof meta.summary === 'string' && meta.summary !== '' ? meta.summary : `Custom rule ${rule.id} (${display}).`;
   const text = (value: unknown, fallback = '') => (typeof value === 'string' ? value : fallback);
-  const check = rule.check as RuleModule['check'];
+  const check = isolated
+    ? isolatedCheck(isolated.pool, isolated.url, Array.isArray(meta.kinds) ? meta.kinds : [], isolated.timeoutMs)
+    : (context: Parameters<RuleModule['check']>[0]) => rule.check.call(rule, context);
   return {
     id: rule.id,
     meta: {
@@ -138,7 +151,7 @@ function normalise(rule: any, file: string, display: string): RuleModule {
     },
     check(context) {
       try {
-        const returned: unknown = check.call(rule, context);
+        const returned: unknown = check(context);
         if (returned !== null && typeof returned === 'object' && typeof (returned as PromiseLike<unknown>).then === 'function') {
           // What an async check() reports after its first await would be lost, and a rejection would surface as an
           // unhandled one: refused, with a reason, and the promise's outcome is swallowed.
@@ -147,7 +160,7 @@ function normalise(rule: any, file: string, display: string): RuleModule {
         }
       } catch (error) {
         const frame = frameIn(error, file);
-        const message = error instanceof Error ? error.message : String(error);
+        const message = error instanceof RuleTimeout ? `custom rule ${rule.id} ${error.message}` : error instanceof Error ? error.message : String(error);
         throw new Error(`${message} (custom rule in ${display}${frame ? `:${frame.line}:${frame.column}` : ''})`);
       }
     },
@@ -173,7 +186,9 @@ function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Prom
  * Imports each file and returns its rule, or the problems: a .ts file whose types cannot be erased, a module that
  * fails to load, a default export that is not a rule. `display` turns an absolute path into what the user sees.
  */
-export async function loadRuleFiles(files: readonly string[], display: (file: string) => string): Promise<{ rules: LoadedRule[]; problems: ConfigProblem[] }> {
+export async function loadRuleFiles(
+  files: readonly string[], display: (file: string) => string, running: CustomRuleRunning = {},
+): Promise<{ rules: LoadedRule[]; problems: ConfigProblem[] }> {
   const rules: LoadedRule[] = [];
   const problems: ConfigProblem[] = [];
   if (files.length === 0) return { rules, problems };
@@ -182,6 +197,8 @@ export async function loadRuleFiles(files: readonly string[], display: (file: st
     return { rules, problems: files.map((file) => ({ file: display(file), line: 1, column: 1, message: `custom rules need Node.js 20.6 or later (module hooks); this is Node.js ${version}` })) };
   }
   generation++;
+  const pool = running.isolate === false ? undefined : new RuleWorkerPool(PVLINT_URL);
+  const timeoutMs = running.timeoutMs ?? DEFAULT_CUSTOM_RULE_TIMEOUT_MS;
   for (const file of files) {
     const shown = display(file);
     const url = `${pathToFileURL(file).href}?${RULE_QUERY}=${generation}`;
@@ -206,7 +223,7 @@ export async function loadRuleFiles(files: readonly string[], display: (file: st
       problems.push({ file: shown, ...positionOf(text, /export\s+default\b/), message: problem });
       continue;
     }
-    rules.push({ rule: normalise(rule, file, shown), file });
+    rules.push({ rule: normalise(rule, file, shown, pool && { pool, url, timeoutMs }), file });
   }
   return { rules, problems };
 }

@@ -25,6 +25,7 @@ export interface RawConfig {
   extends?: 'recommended' | 'all';
   rules?: Record<string, RuleEntry>;
   ruleFiles?: string[];
+  customRuleTimeout?: number;
   ignore?: string[];
   failLevel?: 'error' | 'warning' | 'note';
   cluster?: {

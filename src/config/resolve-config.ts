@@ -203,7 +203,8 @@ async function resolveCustomRules(context: Context): Promise<RuleModule[]> {
     context.problems.push(context.loaded.document.problem(['ruleFiles'], trusted.problem));
     return [];
   }
-  const { rules, problems } = await loadRuleFiles(files, shown);
+  const timeout = context.loaded.value.customRuleTimeout;
+  const { rules, problems } = await loadRuleFiles(files, shown, timeout !== undefined ? { timeoutMs: timeout * 1000 } : {});
   const where = (file: string) => {
     const at = origin.get(file);
     if (!at) return '';

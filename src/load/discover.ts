@@ -3,11 +3,12 @@
 //
 // Symbolic links are followed at most once each: a link to a file or directory inside the repository (or the
 // argument) is followed, unless its target is already part of the walk (links back up the tree, loops); a link
-// that leads out of the repository is not followed unless `followSymlinks` is set, and says so in a note. A
+// that leads out of the repository is not followed unless `followSymlinks` is set, and says so in a note; a
+// followed directory link must stay on the repository's device and within `maxFiles` entries (a link to `/`). A
 // broken or looping link with a manifest's name is reported when it is read. A directory holding more than
 // `maxFiles` manifests is refused as a whole (deterministically) with a `pvlint/limit` finding.
 import fg from 'fast-glob';
-import { accessSync, constants, realpathSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { findEntryPoints } from '../render/entry-points.js';
@@ -62,7 +63,48 @@ export interface DiscoveredInput {
 // Re-exported: the CLI, configuration and review meet it as discovery's error.
 export { UsageError };
 
-const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
+/**
+ * Never linted. `.git/` and `node_modules/` hold no repository manifests. The rest is what Flux's source-controller
+ * leaves out of every artifact it builds from a repository (fluxcd/pkg sourceignore: `ExcludeVCS`, `ExcludeCI`,
+ * `ExcludeExtra`), so no cluster ever applies it: CI configuration (`.github/`, `.circleci/`, `.gitlab-ci.yml`,
+ * `.travis.yml`), `.sops.yaml`, `.flux.yaml`, `.goreleaser.yml`. Every other dot-named file or directory is in
+ * the artifact, and Flux applies its YAML files (a directory without a kustomization.yaml is built from every
+ * `.yaml`/`.yml` under it, dot-named or not): those are linted. README "Usage" lists this.
+ */
+const ALWAYS_IGNORED = [
+  '**/.git/**', '**/node_modules/**',
+  '**/.github/**', '**/.circleci/**', '**/.gitlab-ci.yml', '**/.travis.yml', '**/.sops.yaml', '**/.flux.yaml', '**/.goreleaser.yml',
+];
+/**
+ * JSON under a dot-named path is editor and tool configuration (`.vscode/`, `.devcontainer/`, `.renovaterc.json`),
+ * often with comments, and Flux never applies it (it builds from `.yaml`/`.yml` only): not linted, as documented.
+ */
+const DOT_JSON = /(?:^|[\\/])\.[^\\/]*(?:[\\/].*)?\.json$/s;
+/** A path with a dot-named directory or file in it. */
+const DOT_PATH = /(?:^|[\\/])\.[^\\/]/;
+/** What a Kubernetes object's text shows within its first lines: a top-level `apiVersion:` and `kind:`. */
+const OBJECT_KEYS = [/^apiVersion[ \t]*:/m, /^kind[ \t]*:/m];
+const SNIFF_BYTES = 64 * 1024;
+
+/**
+ * A dot-named YAML file is linted when it shows a Kubernetes object: tool configuration (`.pvlint.yaml`,
+ * `.pre-commit-config.yaml`, `.yamllint.yaml`) is not a manifest, and would otherwise make an environment of its own.
+ * Reads at most 64 KiB of a regular file, without blocking; anything else is left to the reader to report.
+ */
+function dotFileShowsObject(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    if (!fstatSync(fd).isFile()) return true;
+    const buffer = Buffer.alloc(SNIFF_BYTES);
+    const text = buffer.toString('utf8', 0, readSync(fd, buffer, 0, SNIFF_BYTES, 0));
+    return OBJECT_KEYS.every((key) => key.test(text));
+  } catch {
+    return true;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 const FOLLOW_FIX = 'Pass --follow-symlinks to lint what the link points to, or exclude the link with --ignore.';
 const KUSTOMIZATION_NAMES = new Set<string>(KUSTOMIZATION_FILES);
 
@@ -98,6 +140,26 @@ function realpathOrUndefined(p: string): string | undefined {
 
 class TooManyFiles extends Error {}
 
+/** Why the walk of a followed directory link stopped (another file system, or too many entries). */
+class LinkWalkStopped extends Error {
+  constructor(readonly problem: DiscoverProblem) {
+    super(problem.message);
+  }
+}
+
+/**
+ * Bounds on what walking a followed directory link may visit: entries on the repository's device only, and at most
+ * `entriesLeft` entries of any kind over the whole argument (a link to `/` would otherwise list the whole machine,
+ * manifests or not; `maxFiles` counts manifests only).
+ */
+interface LinkBounds {
+  device: number;
+  /** Shared by every followed link of the argument. */
+  entries: { left: number; max: number };
+  /** The link whose walk this is, for the diagnostic. */
+  link: string;
+}
+
 /** Whether the directory can be listed and entered (read and execute permission). */
 function canList(dir: string): boolean {
   try {
@@ -119,13 +181,38 @@ interface Walk {
   links: string[];
 }
 
-/** Lists `pattern` under `cwd` without following links, stopping once more than `maxFiles` manifests are seen. */
-async function walk(cwd: string, pattern: string, ignore: string[], budget: { left: number }, out: Walk, linked: boolean): Promise<void> {
-  const stream = fg.stream([pattern], { cwd, ignore, dot: false, followSymbolicLinks: false, onlyFiles: false, objectMode: true, suppressErrors: true });
+/**
+ * Lists `pattern` under `cwd` without following links, stopping once more than `maxFiles` manifests are seen. The
+ * walk of a followed directory link (`bounds`) also stops at an entry on another device or past the entry bound.
+ */
+async function walk(cwd: string, pattern: string, ignore: string[], budget: { left: number }, out: Walk, bounds?: LinkBounds): Promise<void> {
+  const linked = bounds !== undefined;
+  // `**/*`, not `**`: fast-glob's `**` alone does not match names holding a newline or a carriage return.
+  const stream = fg.stream([pattern], { cwd, ignore, dot: true, followSymbolicLinks: false, onlyFiles: false, objectMode: true, suppressErrors: true, stats: linked });
   try {
     for await (const raw of stream) {
       const entry = raw as unknown as fg.Entry;
       const dirent = entry.dirent;
+      if (bounds) {
+        if (--bounds.entries.left < 0) {
+          throw new LinkWalkStopped({
+            ruleId: 'pvlint/limit',
+            severity: 'error',
+            file: bounds.link,
+            message: `symbolic link followed (--follow-symlinks) into more than ${bounds.entries.max.toLocaleString('en-US')} files and directories (maxFiles); not followed, nothing under it is linted`,
+            fix: 'Lint the target directory as an argument of its own, or exclude the link with --ignore.',
+          });
+        }
+        if (entry.stats && entry.stats.dev !== bounds.device) {
+          throw new LinkWalkStopped({
+            ruleId: 'pvlint/read',
+            severity: 'error',
+            file: bounds.link,
+            message: `symbolic link followed (--follow-symlinks) into another file system (${path.join(cwd, entry.path)} is on another device than the repository); not followed, nothing under it is linted`,
+            fix: 'Lint the target directory as an argument of its own, or exclude the link with --ignore.',
+          });
+        }
+      }
       if (dirent.isDirectory()) {
         if (!canList(path.join(cwd, entry.path))) out.unreadable.push(entry.path);
         continue;
@@ -134,7 +221,8 @@ async function walk(cwd: string, pattern: string, ignore: string[], budget: { le
         out.links.push(entry.path);
         continue;
       }
-      if (!isManifestName(entry.name)) continue;
+      if (!isManifestName(entry.name) || DOT_JSON.test(entry.path)) continue;
+      if (DOT_PATH.test(entry.path) && !KUSTOMIZATION_NAMES.has(entry.name) && !dotFileShowsObject(path.join(cwd, entry.path))) continue;
       if (--budget.left < 0) throw new TooManyFiles();
       (linked ? out.viaLink : out.files).push(entry.path);
     }
@@ -177,8 +265,10 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const found: Walk = { files: [], unreadable: [], viaLink: [], links: [] };
   const budget = { left: maxFiles };
   const linkedFiles: string[] = [];
+  const device = (await stat(realArgument)).dev;
+  const linkEntries = { left: maxFiles, max: maxFiles };
   try {
-    await walk(absolute, '**', ignore, budget, found, false);
+    await walk(absolute, '**/*', ignore, budget, found);
     // Links in path order, round by round (links found in followed directories come in the next round), so the
     // result does not depend on the order the file system lists entries in. Each target is walked once.
     for (let round = found.links.splice(0).sort(); round.length > 0; round = found.links.splice(0).sort()) {
@@ -204,11 +294,34 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
             });
             continue;
           }
+          if (target.dev !== device) {
+            problems.push({
+              ruleId: 'pvlint/read',
+              severity: 'error',
+              file: link,
+              message: `symbolic link to a directory on another file system (${real}, another device than the repository); not followed, even with --follow-symlinks`,
+              fix: 'Lint the target directory as an argument of its own, or exclude the link with --ignore.',
+            });
+            continue;
+          }
           walked.push(real);
-          await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**`, ignore, budget, found, true);
+          // What this link's walk adds is taken back whole if it stops: the result never depends on listing order.
+          const before = { viaLink: found.viaLink.length, links: found.links.length, unreadable: found.unreadable.length, budget: budget.left };
+          try {
+            await walk(absolute, `${fg.escapePath(rel.split(path.sep).join('/'))}/**/*`, ignore, budget, found, { device, entries: linkEntries, link });
+          } catch (error) {
+            if (!(error instanceof LinkWalkStopped)) throw error;
+            found.viaLink.length = before.viaLink;
+            found.links.length = before.links;
+            found.unreadable.length = before.unreadable;
+            budget.left = before.budget;
+            walked.splice(walked.indexOf(real), 1);
+            problems.push(error.problem);
+          }
           continue;
         }
-        if (!isManifestName(path.basename(rel))) continue;
+        if (!isManifestName(path.basename(rel)) || DOT_JSON.test(rel)) continue;
+        if (DOT_PATH.test(rel) && !KUSTOMIZATION_NAMES.has(path.basename(rel)) && !dotFileShowsObject(link)) continue;
         if (outside && !options.followSymlinks) {
           problems.push({
             ruleId: 'pvlint/read',

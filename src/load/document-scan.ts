@@ -18,8 +18,15 @@ export interface ScannedFile {
   overAt?: number;
 }
 
-/** A line that starts a new document: `---` followed by white space or the end of the line. */
-const DOCUMENT_START = /^---(?=[ \t\r\n]|$)/gm;
+/**
+ * A line that starts a new document: `---` followed by white space or the end of the line. Lines are what kustomize
+ * (kyaml's `splitDocuments`) and kubectl split streams at: they end at `\n` (or `\r`), never at the Unicode line
+ * breaks NEL, U+2028 and U+2029, though a `---` directly followed by one of those is still a separator line (kyaml
+ * then refuses it when more text follows on that line: `refusedSeparator`).
+ */
+const DOCUMENT_START = /(?<![^\n\r])---(?=[ \t\r\n\u0085\u2028\u2029]|(?![\s\S]))/g;
+/** Characters YAML 1.2 (the `yaml` library) and Go's YAML reader (kustomize, kubectl) read differently. */
+export const UNICODE_BREAKS = /[\u0085\u2028\u2029\uFEFF]/;
 /** What the line-based split cannot follow: directives (`%YAML`) and document-end markers (`...`). */
 const UNSPLITTABLE = /^(?:%|\.\.\.(?:[ \t\r\n]|$))/m;
 /** Any line with something other than white space and a comment. */
@@ -64,6 +71,8 @@ const PLAIN_KEY_LINE = /^[A-Za-z_][\w./-]*[ \t]*:(?:[ \t\r]|$)/;
  */
 export function scanKind(text: string, span: DocumentSpan): string | undefined {
   let body = text.slice(span.start, span.end);
+  // Lines the text scan would end elsewhere than the parser does: only parsing can tell.
+  if (UNICODE_BREAKS.test(body)) return undefined;
   if (body.startsWith('---')) {
     const lineEnd = body.indexOf('\n');
     const rest = lineEnd === -1 ? body.slice(3) : body.slice(3, lineEnd);

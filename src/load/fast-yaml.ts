@@ -601,10 +601,13 @@ export function fastDocumentNode(text: string, span: DocumentSpan, limits: Limit
   }
 }
 
-/** Tabs, carriage returns, anchors and aliases, tags and directives anywhere, or too large: `yaml` reads those documents. */
+/**
+ * Tabs, carriage returns, anchors and aliases, tags and directives anywhere, or too large: `yaml` reads those documents.
+ * So do Unicode line breaks and byte order marks (read as kustomize reads them, src/load/yaml-stream.ts).
+ */
 function readable(text: string, span: DocumentSpan, limits: Limits): boolean {
   if (span.end - span.start > limits.maxDocumentBytes) return false;
-  return !/[\t\r]|(?:^|[\s\[{,])[&*!]|^%/m.test(text.slice(span.start, span.end));
+  return !/[\t\r\u0085\u2028\u2029\uFEFF]|(?:^|[\s\[{,])[&*!]|^%/m.test(text.slice(span.start, span.end));
 }
 
 /**

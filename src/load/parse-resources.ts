@@ -152,7 +152,10 @@ export function reparsedNode(file: SourceFile, span: DocumentSpan, items: readon
   let nodes = REPARSED.get(file);
   if (!nodes) REPARSED.set(file, (nodes = new Map()));
   if (!nodes.has(span.start)) {
-    const root = (useFastReader ? fastDocumentNode(file.text, span, resolveLimits(limits)) : undefined) ?? (parseSpan(file.text, limits, span).documents[0]?.contents as YamlNode | null | undefined);
+    // The document was accepted already (the fast reader counts values, `yaml` tokens: up to twice as many), so its
+    // node count is not checked again; its size is still bounded by maxDocumentBytes.
+    const again = { ...limits, maxDocumentNodes: Number.MAX_SAFE_INTEGER };
+    const root = (useFastReader ? fastDocumentNode(file.text, span, resolveLimits(limits)) : undefined) ?? (parseSpan(file.text, again, span).documents[0]?.contents as YamlNode | null | undefined);
     nodes.set(span.start, root ?? null);
   }
   const root = nodes.get(span.start);

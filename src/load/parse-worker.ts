@@ -20,10 +20,16 @@ export interface ParseReply {
 }
 
 parentPort?.on('message', (job: ParseJob) => {
+  // `job.limits.maxTotalNodes` is what the run had left when the job was sent: the job's files share it, in order,
+  // as they would on the main thread. Once it is spent the rest come back as null, for the main thread to refuse.
+  let used = 0;
   const records = job.files.map(({ absPath, path, text }) => {
+    if (used >= job.limits.maxTotalNodes) return null;
     try {
       const file = makeSourceFile(absPath, path, text);
-      return toRecord(file, parseResources(file, job.limits, job.plan, true)) ?? null;
+      const parsed = parseResources(file, { ...job.limits, maxTotalNodes: job.limits.maxTotalNodes - used }, job.plan, true);
+      used += parsed.nodes;
+      return toRecord(file, parsed) ?? null;
     } catch {
       return null;
     }

@@ -8,7 +8,7 @@
 // Merge keys (`<<: *base`) are resolved, as kubectl's YAML reader (YAML 1.1) does. Documents keep their indices,
 // so a document skipped here still counts in `docIndex` (a placeholder without contents takes its place).
 import { Composer, Document, isMap, isPair, isScalar, isSeq, Lexer, Parser, YAMLParseError, type CST, type Node as YamlNode } from 'yaml';
-import { splitDocuments, type DocumentSpan } from './document-scan.js';
+import { splitDocuments, UNICODE_BREAKS, type DocumentSpan } from './document-scan.js';
 import { formatBytes, resolveLimits, type Limits } from './limits.js';
 import { toJsonValue } from './json-value.js';
 
@@ -250,6 +250,14 @@ export function parseStream(text: string, given?: Partial<Limits>, skip?: (span:
       refuseRest(span, `the file holds more than ${limits.maxFileDocuments.toLocaleString('en-US')} YAML documents (maxFileDocuments); this one and the rest of the file are not linted`);
       break;
     }
+    const refused = refusedSeparator(text, span);
+    if (refused !== undefined) {
+      const s: DocumentStats = { offset: span.start, contentOffset: span.start, bytes: span.end - span.start, depth: 0, anchors: 0, aliases: 0 };
+      const doc = placeholder(s, refused);
+      doc.errors = [new YAMLParseError([span.start, span.start + 3], 'BAD_INDENT', refused)];
+      push(doc, s, span);
+      continue;
+    }
     if (isEmptySpan(text, span)) {
       // Nothing but `---`, white space and comments: a light empty document (its range on top of the shared
       // EMPTY_DOCUMENT), not a parser and a Document each.
@@ -303,6 +311,7 @@ export function parseSpan(text: string, given?: Partial<Limits>, span?: Document
     parser.offset = span.start;
     source = text.slice(span.start, span.end);
   }
+  source = asGoYamlReadsIt(source, span !== undefined && span.start > 0);
   const counted = countedTokens(parser, source, limits);
   for (const token of counted.tokens) {
     if (token.type === 'document') {
@@ -337,6 +346,41 @@ export function parseSpan(text: string, given?: Partial<Limits>, span?: Document
   for (const doc of composer.end(false)) emit(doc as Document.Parsed);
   const streamErrors = documents.length === 0 ? [...composer.streamInfo().errors] : [];
   return { documents, limited, stats, streamErrors, nodes: counted.nodes };
+}
+
+const UNICODE_LINE_BREAKS = /[\u0085\u2028\u2029]/g;
+/** A byte order mark at the start of a document, after its `---` line. */
+const DOCUMENT_BOM = /^(---[^\n]*\n)\uFEFF/;
+
+/**
+ * The text as Go's YAML reader (kustomize, kubectl) reads it, with every offset kept (each replacement is one
+ * character for one): NEL, U+2028 and U+2029 are line breaks to it, as in YAML 1.1, where YAML 1.2 and the `yaml`
+ * library read them as ordinary characters; a byte order mark at the start of a document after `---` is skipped
+ * (kyaml decodes each document as a stream of its own), where `yaml` would make it part of the first key. A mark
+ * at the start of the file is the lexer's own business.
+ */
+function asGoYamlReadsIt(source: string, documentAfterSeparator: boolean): string {
+  if (!UNICODE_BREAKS.test(source)) return source;
+  let result = source.replace(UNICODE_LINE_BREAKS, '\n');
+  if (documentAfterSeparator) result = result.replace(DOCUMENT_BOM, '$1\n');
+  return result;
+}
+
+/**
+ * Why kustomize refuses a document's `---` line, if it does: kyaml's `splitDocuments` takes a whole `\n`-ended line
+ * starting with `---` as the separator and fails the build when anything but white space or a comment follows the
+ * marker. Only a Unicode line break can put such text there without `yaml` reading it as the document's content.
+ */
+export function refusedSeparator(text: string, span: DocumentSpan): string | undefined {
+  if (!text.startsWith('---', span.start)) return undefined;
+  const lineEnd = text.indexOf('\n', span.start);
+  const rest = text.slice(span.start + 3, lineEnd === -1 ? span.end : Math.min(lineEnd, span.end));
+  const odd = /[\u0085\u2028\u2029]/.exec(rest);
+  if (!odd) return undefined;
+  const after = rest.trim();
+  if (after === '' || after.startsWith('#')) return undefined;
+  const name = odd[0] === '\u0085' ? 'NEL (U+0085)' : `U+${odd[0].charCodeAt(0).toString(16).toUpperCase()}`;
+  return `the document separator line holds more after \`---\` and a ${name} line break, which kustomize and kubectl do not split lines at: kustomize refuses the file ("invalid document separator"); end the line with a newline`;
 }
 
 /** Lexemes that start a value or an entry: a plain scalar (its marker), a quoted or block scalar, a collection, an alias, `,`, `-`, `?`, `:`. */

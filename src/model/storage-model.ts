@@ -260,6 +260,11 @@ export class StorageModel {
     return this.declared.has(resource);
   }
 
+  /** The StorageClasses only the configuration declares (`cluster.storageClasses`), in declaration order. */
+  declaredClasses(): readonly Resource[] {
+    return [...this.declared];
+  }
+
   /** The namespace an object lives in; undefined for cluster-scoped kinds. */
   namespaceOf(resource: Resource): string | undefined {
     if (CLUSTER_SCOPED.has(resource.kind)) return undefined;

@@ -35,6 +35,8 @@ export class BatchParser {
     private readonly plan: KindPlan | undefined,
     private readonly cache: LintCache | undefined,
     private readonly take: (file: SourceFile, parsed: ParsedFile) => void,
+    /** The limits to parse the next batch with: the run's node budget as it stands when the batch is sent. */
+    private readonly limitsNow: () => Limits = () => limits,
   ) {}
 
   async add(file: SourceFile): Promise<void> {
@@ -63,7 +65,7 @@ export class BatchParser {
       remote = files.map(() => -1);
     }
     // A failed worker is not a failed lint: its files are parsed here.
-    const records = remoteFiles.length === 0 ? Promise.resolve([]) : this.pool().parse(remoteFiles, this.limits, this.plan).catch(() => remoteFiles.map(() => null));
+    const records = remoteFiles.length === 0 ? Promise.resolve([]) : this.pool().parse(remoteFiles, this.limitsNow(), this.plan).catch(() => remoteFiles.map(() => null));
     const previous = this.inFlight;
     this.inFlight = { files, keys, remote, records };
     if (previous) await this.takeBatch(previous);
@@ -81,7 +83,8 @@ export class BatchParser {
       const record = batch.remote[i] === -1 ? null : records[batch.remote[i]];
       // Positions on demand, as for any file parsed off this thread: the workers' documents are gone.
       const key = batch.keys[i];
-      this.take(file, record ? adoptRecord(file, record, this.limits, this.cache, key) : parseWithCache(file, this.limits, this.plan, this.cache, true, key));
+      // Files parsed here get what the run has left now, as on the main thread's own path.
+      this.take(file, record ? adoptRecord(file, record, this.limits, this.cache, key) : parseWithCache(file, this.limitsNow(), this.plan, this.cache, true, key));
     });
   }
 }

@@ -43,7 +43,7 @@ export class ManifestReader {
     lazyPositionsAfterBytes = 8 * 1024 * 1024,
   ) {
     this.budget = { limits: run.limits, used: 0 };
-    this.nodeBudget = { limits: run.limits, used: 0 };
+    this.nodeBudget = run.nodeBudget;
     this.lazyAfter = lazyPositionsAfterBytes;
   }
 
@@ -105,7 +105,7 @@ export class ManifestReader {
     }
     // Many files and a second core: worker threads parse batches while this thread reads the next one.
     const workers = this.settings.parseWorkers ?? defaultWorkerCount();
-    const batches = workers > 0 && input.files.length >= (this.settings.parseWorkersMinFiles ?? POOL_MIN_FILES) ? new BatchParser(() => (this.pool ??= new ParsePool(workers)), limits, run.plan, run.lintCache, take) : undefined;
+    const batches = workers > 0 && input.files.length >= (this.settings.parseWorkersMinFiles ?? POOL_MIN_FILES) ? new BatchParser(() => (this.pool ??= new ParsePool(workers)), limits, run.plan, run.lintCache, take, () => remainingNodes(this.nodeBudget)) : undefined;
     let sinceYield = 0;
     try {
       for (const absPath of input.files) {

@@ -1,5 +1,6 @@
 // Stage 2: Kustomize roots and Helm charts render (child processes, in parallel with the reading of loose
 // manifests), and what they and the GitOps clusters produced becomes scopes.
+import { renderOverNodeBudget, type NodeBudget } from '../load/node-budget.js';
 import { rendersEverything, type GitopsOutcome } from '../gitops/gitops-environments.js';
 import { renderAll, type RenderOutcome, type RenderSettings } from '../render/render-all.js';
 import { appendAll } from '../engine/append.js';
@@ -23,7 +24,7 @@ export function startRenders(run: RunContext, discovered: DiscoveredRun, setting
 }
 
 /** The rendered environments as scopes (a failed render with nothing to show is none), their diagnostics in `findings`. */
-export function renderedScopes(rendered: RenderOutcome, findings: Finding[]): { scopes: Scope[]; documents: number } {
+export function renderedScopes(rendered: RenderOutcome, findings: Finding[], nodeBudget: NodeBudget): { scopes: Scope[]; documents: number } {
   const scopes: Scope[] = [];
   let documents = 0;
   appendAll(findings, rendered.diagnostics);
@@ -31,13 +32,14 @@ export function renderedScopes(rendered: RenderOutcome, findings: Finding[]): { 
     appendAll(findings, scope.diagnostics);
     documents += scope.documents;
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
+    if (renderOverNodeBudget(scope.name, scope.resources, nodeBudget, scope.name, findings)) continue;
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace, removed: scope.removed });
   }
   return { scopes, documents };
 }
 
 /** The selected GitOps clusters as scopes, their diagnostics in `findings`. */
-export function clusterScopes(gitops: GitopsOutcome, discovered: DiscoveredRun, findings: Finding[]): { scopes: Scope[]; documents: number } {
+export function clusterScopes(gitops: GitopsOutcome, discovered: DiscoveredRun, findings: Finding[], nodeBudget: NodeBudget): { scopes: Scope[]; documents: number } {
   const scopes: Scope[] = [];
   let documents = 0;
   for (const cluster of gitops.clusters) {
@@ -46,6 +48,7 @@ export function clusterScopes(gitops: GitopsOutcome, discovered: DiscoveredRun, 
     documents += cluster.documents;
     // A cluster with nothing rendered has only its not-interpreted list to say.
     if (cluster.resources.length === 0) continue;
+    if (renderOverNodeBudget(cluster.name, cluster.resources, nodeBudget, cluster.resources[0].file.path, findings)) continue;
     scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [], ...(cluster.facts ? { cluster: cluster.facts } : {}), wholeCluster: rendersEverything(cluster) });
   }
   return { scopes, documents };

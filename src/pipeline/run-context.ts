@@ -7,6 +7,7 @@ import { kindPlan, planKinds } from '../engine/relevant-kinds.js';
 import type { RuleSetting } from '../engine/run-rules.js';
 import { findRepoRoot } from '../load/discover.js';
 import { resolveLimits, type Limits } from '../load/limits.js';
+import type { NodeBudget } from '../load/node-budget.js';
 import type { KindPlan } from '../load/parse-resources.js';
 import { CHANGE_RULES, defaultRuleSettings } from '../registry.js';
 import { HELM_RELEASE_INPUT_KINDS, VALUES_SOURCE_KINDS } from '../render/helm-release/expand.js';
@@ -29,6 +30,8 @@ export interface RunContext {
   sources: SourceCache;
   /** Places findings by their resource's origin; the stages before the rules that must name a place use it too. */
   locating: LocateStage;
+  /** The run's parse-node budget: loose files, worker parses and rendered environments all count against it. */
+  nodeBudget: NodeBudget;
 }
 
 export async function openRun(options: LintOptions): Promise<RunContext> {
@@ -43,7 +46,7 @@ export async function openRun(options: LintOptions): Promise<RunContext> {
   const parse = rulePlan && new Set([...rulePlan.parse, ...HELM_RELEASE_INPUT_KINDS]);
   const plan = rulePlan && { parse: parse!, defer: new Set([...(rulePlan.defer ?? []), ...VALUES_SOURCE_KINDS.filter((kind) => !parse!.has(kind))]) };
   const lintCache = options.cacheLocation === undefined ? undefined : LintCache.open(path.resolve(cwd, options.cacheLocation), cacheContext(plan, limits));
-  return { cwd, root, rules, limits, plan, renderKinds: plan && planKinds(plan), lintCache, sources: new SourceCache(root), locating: new LocateStage({ positions: lintCache?.positions }) };
+  return { cwd, root, rules, limits, plan, renderKinds: plan && planKinds(plan), lintCache, sources: new SourceCache(root), locating: new LocateStage({ positions: lintCache?.positions }), nodeBudget: { limits, used: 0 } };
 }
 
 /** Everything besides a file's text that decides what parsing it gives: a cache made under another is not used. */

@@ -1,15 +1,19 @@
 // The cache key of a Kustomize render: a hash of every file the build can read, the command and the places the
 // output's origin paths depend on. kustomize's default load restrictor (LoadRestrictionsRootOnly) keeps a
 // kustomization's inputs inside its own directory tree, so the inputs are the files each kustomization of the
-// build references (src/render/kustomization.ts) plus every file next to each kustomization file. A build that can
-// read anything else (remote bases, helmCharts, a custom command that may lift the restrictor) is not cached.
+// build references (src/render/kustomization.ts), every file next to each kustomization file, and every file a
+// generator, transformer or validator configuration names (a PatchTransformer's `path`, a ReplacementTransformer's
+// `replacements[].path`, a ConfigMapGenerator's `files`...). Those names are found by meaning-blind search: every
+// string in the kustomization and in those configurations that names a regular file inside the repository is an
+// input, so a builtin field this list does not know still invalidates the render. A build that can read anything
+// else (remote bases, helmCharts, a custom command that may lift the restrictor) is not cached.
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { DEFAULT_LIMITS } from '../load/limits.js';
 import os from 'node:os';
 import path from 'node:path';
 import { includedKustomizations, loadKustomization, referencedFiles } from './kustomization.js';
 import { findOnPath } from './executables.js';
-import type { SourceCache } from './source-cache.js';
+import { parseDocuments, type SourceCache } from './source-cache.js';
 import { contentHash } from '../cache/lint-cache.js';
 
 export interface RenderKeyInput {
@@ -26,20 +30,53 @@ export function kustomizeRenderKey(cache: SourceCache, input: RenderKeyInput): s
   if (!input.defaultCommand || input.enableHelm) return undefined;
   const files = new Set<string>();
   const seen = new Set<string>();
-  const pending = [input.dir];
+  const inside = (file: string) => !path.relative(cache.root, file).startsWith('..') && !path.isAbsolute(path.relative(cache.root, file));
+  const addNamed = (value: unknown, bases: readonly string[]) => {
+    for (const file of namedFiles(value, bases, inside)) files.add(file);
+  };
+  // `anchors`: the directories of the kustomizations that use this one's output as plugin configuration (a
+  // `transformers:` entry that is a directory): paths in that configuration are read relative to them.
+  const pending: { dir: string; anchors: readonly string[] }[] = [{ dir: input.dir, anchors: [] }];
   while (pending.length > 0) {
-    const dir = pending.pop()!;
-    if (seen.has(dir)) continue;
-    seen.add(dir);
+    const { dir, anchors } = pending.pop()!;
+    const seenKey = `${dir}\u0000${anchors.join('\u0000')}`;
+    if (seen.has(seenKey)) continue;
+    seen.add(seenKey);
     const k = loadKustomization(cache, dir);
     if (!k) return undefined;
     const data = k.data ?? {};
     if (data.helmCharts !== undefined || data.helmChartInflationGenerator !== undefined || data.helmGlobals !== undefined) return undefined;
     const entries = [...k.resources, ...k.components];
     if (entries.some((e) => e.type === 'remote')) return undefined;
+    const bases = [dir, ...anchors];
     for (const file of referencedFiles(k)) files.add(file);
     for (const file of filesIn(dir)) files.add(file);
-    pending.push(...includedKustomizations(k));
+    addNamed(data, bases);
+    for (const key of PLUGIN_KEYS) {
+      for (const item of Array.isArray(data[key]) ? data[key] : []) {
+        if (typeof item !== 'string') continue;
+        // An inline configuration, or a configuration file: both may name more files.
+        const configs = item.includes('\n') ? [parseDocuments(item).map((d) => d.object)] : [];
+        const file = path.resolve(dir, item);
+        if (!item.includes('\n') && isRegularFile(file)) configs.push((cache.get(file)?.documents ?? []).map((d) => d.object));
+        for (const objects of configs) {
+          if (objects.some((o) => o?.kind === 'HelmChartInflationGenerator')) return undefined;
+          addNamed(objects, [...bases, path.dirname(file)]);
+        }
+      }
+    }
+    if (anchors.length > 0) {
+      // This kustomization's resources are another's plugin configuration.
+      for (const file of referencedFiles(k)) addNamed((cache.get(file)?.documents ?? []).map((d) => d.object), [...bases, path.dirname(file)]);
+    }
+    const pluginDirs = new Set(
+      PLUGIN_KEYS.flatMap((key) => (Array.isArray(data[key]) ? data[key] : []))
+        .filter((item): item is string => typeof item === 'string' && !item.includes('\n'))
+        .map((item) => path.resolve(dir, item)),
+    );
+    for (const included of includedKustomizations(k)) {
+      pending.push({ dir: included, anchors: pluginDirs.has(included) ? bases : anchors });
+    }
   }
   const hash = [
     'kustomize-render/1',
@@ -104,6 +141,42 @@ function realpathOr(dir: string): string {
     return realpathSync(dir);
   } catch {
     return dir;
+  }
+}
+
+const PLUGIN_KEYS = ['generators', 'transformers', 'validators'] as const;
+
+/**
+ * Every regular file inside the repository a string in `value` names, resolved against each of `bases` (inline patches and other
+ * multi-line strings are content, not names). Walked with an explicit stack: the value came from a repository.
+ */
+function namedFiles(value: unknown, bases: readonly string[], inside: (file: string) => boolean): string[] {
+  const found: string[] = [];
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (item.length === 0 || item.length > 4096 || item.includes('\n') || item.includes('\u0000')) continue;
+      // `key=path` in a generator's `files`.
+      const names = item.includes('=') ? [item, item.slice(item.indexOf('=') + 1)] : [item];
+      for (const name of names) for (const base of bases) {
+        const file = path.resolve(base, name);
+        if (inside(file) && isRegularFile(file)) found.push(file);
+      }
+    } else if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+    } else if (item && typeof item === 'object') {
+      for (const element of Object.values(item)) stack.push(element);
+    }
+  }
+  return found;
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -42,7 +42,7 @@ const CASES: { name: string; config: string; files?: Record<string, string>; con
   {
     name: 'unknown key without a near miss lists the keys',
     config: 'colour: red\n',
-    lines: ['.pvlint.yaml:1:1: /colour: unknown key "colour"; expected one of $schema, extends, rules, ruleFiles, ignore, failLevel, cluster, helm, kustomize, clusters, gitops, suppress'],
+    lines: ['.pvlint.yaml:1:1: /colour: unknown key "colour"; expected one of $schema, extends, rules, ruleFiles, customRuleTimeout, ignore, failLevel, cluster, helm, kustomize, clusters, gitops, suppress'],
   },
   {
     name: 'bad extends',

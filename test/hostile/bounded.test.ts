@@ -8,7 +8,10 @@ import { EMPTY_DOCUMENT, parseStream } from '../../src/load/yaml-stream.js';
 import { DEFAULT_LIMITS, MEMORY_CEILING } from '../../src/load/limits.js';
 import { spawnSync } from 'node:child_process';
 import { BIN, PROJECT_ROOT } from '../helpers/paths.js';
-import { caseDir, lintBeside, only, writeIn } from './helpers.js';
+import { caseDir, lintBeside, lintIn, only, writeIn } from './helpers.js';
+import { ParsePool } from '../../src/load/parse-pool.js';
+import { makeSourceFile } from '../../src/load/source-file.js';
+import { HAS_KUSTOMIZE, warnSkipped } from '../render/helpers.js';
 import { hugeFlowSequence, invalidClaims, manyEmptyDocuments } from './generators.js';
 
 const test = suite('bounded memory');
@@ -86,6 +89,50 @@ test('maxTotalNodes: parsing stops inside the file that reaches it, the rest of 
   assert.ok(limits.length >= 1, 'a limit finding');
   assert.ok(limits.every((f) => /maxTotalNodes/.test(f.message)), limits.map((f) => f.message).join('\n'));
   assert.ok(result.stats.resources < 600, `resources: ${result.stats.resources}`);
+});
+
+test('a parse worker parses no more than the node budget the run has left: the rest come back for the main thread to refuse', async () => {
+  const files = Array.from({ length: 40 }, (_, i) => makeSourceFile(`/claims/c${i}.yaml`, `claims/c${i}.yaml`, invalidClaims(1)));
+  const pool = new ParsePool(1);
+  try {
+    const perFile = parseStream(files[0].text).nodes;
+    const budget = { ...DEFAULT_LIMITS, maxTotalNodes: perFile * 10 };
+    const records = await pool.parse(files, budget, undefined);
+    const parsed = records.filter((r) => r !== null);
+    assert.is(parsed.length, 10, `the worker parsed ${parsed.length} files of ${perFile} values each within ${budget.maxTotalNodes}`);
+    assert.ok(parsed.reduce((n, r) => n + ('nodes' in r! ? r.nodes : 0), 0) <= budget.maxTotalNodes);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('rendered environments count against the run\'s node budget, after the loose manifests', async () => {
+  if (!HAS_KUSTOMIZE) return warnSkipped('rendered output against the node budget');
+  const dir = caseDir();
+  writeIn(dir, 'loose/claims.yaml', invalidClaims(6));
+  writeIn(dir, 'app/claims.yaml', invalidClaims(6));
+  writeIn(dir, 'app/kustomization.yaml', 'resources: [claims.yaml]\n');
+  const limits = { maxTotalNodes: 100, maxDocumentNodes: 30 };
+  // Each alone fits the budget; together they do not.
+  for (const alone of ['loose', 'app']) {
+    const result = await lintIn(dir, [alone], { limits });
+    assert.equal(result.findings.filter((f) => f.ruleId === 'pvlint/limit').map((f) => f.message), [], alone);
+  }
+  const both = await lintIn(dir, ['loose', 'app'], { limits });
+  const limit = both.findings.filter((f) => f.ruleId === 'pvlint/limit');
+  assert.is(limit.length, 1, JSON.stringify(limit.map((f) => f.message)));
+  assert.match(limit[0].message, /^app: .*this environment's rendered objects hold [\d,]+, past the 100 limit for one run \(maxTotalNodes\)/);
+  assert.is(limit[0].location.file, 'app');
+  assert.not.ok(both.findings.some((f) => f.location.file === 'app/claims.yaml' && f.ruleId !== 'pvlint/limit'), 'the rendered objects are not linted');
+  assert.ok(both.findings.some((f) => f.location.file === 'loose/claims.yaml'));
+});
+
+test('a document the fast reader accepts under maxDocumentNodes (130,000 items: 260,000 tokens) is located without an internal error', async () => {
+  const dir = caseDir();
+  writeIn(dir, 'long.yaml', hugeFlowSequence(130_000));
+  // The default run (the fast reader reads it); `--parse-all-documents` refuses it by its token count instead.
+  const result = await lintIn(dir, ['long.yaml']);
+  assert.ok(result.findings.some((f) => f.location.file === 'long.yaml' && f.location.region.startLine === 5), 'a finding at the claim');
 });
 
 test.run();

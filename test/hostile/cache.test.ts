@@ -51,4 +51,46 @@ test('a symbolic link planted where the cache writes is not written through; a s
   assert.match(refused.cache?.writeError ?? '', /not private/);
 });
 
+const CLAIM = `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: shop}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+`;
+const patchNaming = (storageClass: string) =>
+  `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: shop}\nspec: {storageClassName: ${storageClass}}\n`;
+const patchTransformer = (patchPath: string) => `apiVersion: builtin\nkind: PatchTransformer\nmetadata: {name: p}\npath: ${patchPath}\n`;
+
+// Files named only inside a builtin plugin's configuration (kustomize reads them relative to the kustomization).
+const PLUGIN_LAYOUTS: Record<string, Record<string, string>> = {
+  'a transformers: file': { 'kustomization.yaml': 'resources: [claim.yaml]\ntransformers: [config/patch-transformer.yaml]\n', 'config/patch-transformer.yaml': patchTransformer('sub/patch.yaml') },
+  'an inline transformers: configuration': {
+    'kustomization.yaml': `resources: [claim.yaml]\ntransformers:\n- |\n${patchTransformer('sub/patch.yaml').replace(/^/gm, '  ')}`,
+  },
+  'a transformers: kustomization directory': {
+    'kustomization.yaml': 'resources: [claim.yaml]\ntransformers: [plugins]\n',
+    'plugins/kustomization.yaml': 'resources: [patch-transformer.yaml]\n',
+    'plugins/patch-transformer.yaml': patchTransformer('sub/patch.yaml'),
+  },
+};
+
+for (const [layout, files] of Object.entries(PLUGIN_LAYOUTS)) {
+  test(`--cache renders again when a file named by ${layout} changes`, async () => {
+    const dir = caseDir();
+    writeIn(dir, 'claim.yaml', CLAIM);
+    for (const [name, content] of Object.entries(files)) writeIn(dir, name, content);
+    const cache = path.join(dir, '.pvlint-cache');
+    const classes = (r: Awaited<ReturnType<typeof lintIn>>) => r.findings.map((f) => f.message).filter((m) => m.includes('class-')).sort();
+    writeIn(dir, 'sub/patch.yaml', patchNaming('class-before'));
+    const before = await lintIn(dir, ['kustomization.yaml'], { cacheLocation: cache });
+    assert.ok(classes(before).some((m) => m.includes('class-before')), `the patch applies: ${classes(before)}`);
+    writeIn(dir, 'sub/patch.yaml', patchNaming('class-after'));
+    const cached = await lintIn(dir, ['kustomization.yaml'], { cacheLocation: cache });
+    const fresh = await lintIn(dir, ['kustomization.yaml']);
+    assert.ok(classes(fresh).some((m) => m.includes('class-after')));
+    assert.equal(classes(cached), classes(fresh), 'the cached run served the old render');
+  });
+}
+
 test.run();

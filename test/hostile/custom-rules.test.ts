@@ -1,6 +1,8 @@
 // Custom rules that do not finish the way pvlint expects are refused clearly: an async check() (its reports would be
 // lost, a rejection would go unhandled) is a pvlint/rule-crash saying so, and a module whose top-level await never
 // settles is a configuration error after a deadline instead of an exit 0 with no output.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runPvlint } from '../helpers/spawn.js';
@@ -52,6 +54,49 @@ test('type stripping keeps statements apart: a type-only line before one that st
     const run = new Function((erased as { code: string }).code);
     assert.is(run(), expected, (erased as { code: string }).code);
   }
+});
+
+test('a check() that never returns is stopped after customRuleTimeout: pvlint/rule-crash, and every other rule still reports', () => {
+  const dir = repo({
+    '.pvlint.yaml': 'customRuleTimeout: 1\nruleFiles: [rules]\n',
+    'rules/loop.mjs': rule('check() { for (;;) {} },').replace("'acme/odd'", "'acme/loop'"),
+    // A TypeScript rule beside it, reading what the model rebuilt in the worker holds: a kind the pre-scan leaves
+    // unparsed, a class only the configuration declares, and reports with related locations.
+    'rules/claims.ts': `import { defineRule } from 'pvlint';
+type Claim = { name: string };
+export default defineRule({
+  id: 'acme/claims',
+  meta: { severity: 'warning', kinds: ['PersistentVolumeClaim', 'ConfigMap'], messages: { claim: (d: Claim) => 'claim ' + d.name }, summary: 's', why: 'w', trigger: 't', exceptions: 'e', fix: 'f', reportsAt: 'r', references: [], examples: { invalid: [], valid: [] } },
+  check({ model, report }) {
+    const configMaps = model.ofKind('ConfigMap').map((c) => c.name).join(',');
+    const declared = model.lookupClass('declared-class');
+    for (const pvc of model.ofKind('PersistentVolumeClaim')) {
+      report({ resource: pvc, path: ['spec'], messageId: 'claim', data: { name: pvc.name + ' ' + configMaps + ' ' + declared.status },
+        related: declared.status === 'found' ? [{ resource: declared.value, path: ['provisioner'], message: 'declared here' }] : [] });
+    }
+  },
+});
+`,
+    'pvc.yaml': PVC('data', 'shop', 'missing-class') + PVC('logs', 'shop', 'missing-class'),
+    'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: shop}\ndata: {a: b}\n',
+  });
+  writeFileSync(path.join(dir, '.pvlint.yaml'), 'customRuleTimeout: 1\nruleFiles: [rules]\ncluster:\n  storageClasses:\n    - name: declared-class\n      provisioner: ebs.csi.aws.com\n');
+  const started = Date.now();
+  const run = runPvlint(['--format', 'json', '.'], { cwd: dir });
+  const seconds = (Date.now() - started) / 1000;
+  assert.is(run.code, 2, `exit ${run.code} ${run.stderr}`);
+  const findings = JSON.parse(run.stdout).findings as any[];
+  const crash = findings.filter((f) => f.ruleId === 'pvlint/rule-crash');
+  assert.is(crash.length, 1, JSON.stringify(crash));
+  assert.match(crash[0].message, /custom rule acme\/loop did not finish within 1 s/);
+  assert.match(crash[0].message, /rules\/loop\.mjs/);
+  const claims = findings.filter((f) => f.ruleId === 'acme/claims');
+  assert.equal(claims.map((f) => f.message).sort(), ['claim data settings found', 'claim logs settings found']);
+  // Located on the main thread, in the file a reviewer edits: `spec:` of each claim, related at the config entry.
+  assert.equal(claims.map((f) => `${f.location.file}:${f.location.startLine}`).sort(), ['pvc.yaml:17', 'pvc.yaml:7']);
+  assert.match(claims[0].related[0].location.file, /\.pvlint\.yaml$/);
+  assert.is(findings.filter((f) => f.ruleId === 'pvc-unknown-storageclass').length, 2, 'built-in rules still report');
+  assert.ok(seconds < 30, `the run took ${seconds} s`);
 });
 
 test.run();

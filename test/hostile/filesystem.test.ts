@@ -1,7 +1,7 @@
 // Symbolic links (loops, broken, out of the repository), FIFOs, directories named like files, unreadable paths.
 // Tests run as root in CI, so "unreadable" is made of links and file types, not permissions.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -143,6 +143,52 @@ test('a directory pvlint may not list is a pvlint/read error, not silence; --ign
   assert.not.ok(findings.some((f: string) => f.includes('node_modules')));
   const ignored = runPvlintAsNobody(['--no-config', '-f', 'json', '--ignore', 'secret/**', '.'], dir)!;
   assert.not.ok(JSON.parse(ignored.stdout).findings.some((f: any) => f.location.file === 'secret'));
+});
+
+test('dot-named directories and files, and names with a newline or a carriage return, are linted as Flux applies them; .git, CI configuration and dot-JSON are not', async () => {
+  const dir = caseDir();
+  const linted = ['.deploy/pvc.yaml', '.hidden.yaml', 'new\nline.yaml', 'carriage\rreturn.yml', 'apps/.overlay/pvc.yaml'];
+  const skipped = ['.git/pvc.yaml', '.github/workflows/pvc.yaml', 'apps/.circleci/pvc.yaml', '.sops.yaml', '.vscode/pvc.json'];
+  for (const name of [...linted, ...skipped]) writeIn(dir, name, name.endsWith('.json') ? '{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "x"}, "spec": {"accessModes": "ReadWriteOnce"}}' : PVC);
+  const result = await lintBeside(dir, ['.']);
+  const files = [...new Set(result.findings.map((f) => f.location.file))].filter((f) => f !== 'good.yaml').sort();
+  assert.equal(files, [...linted].sort());
+  for (const name of linted) assert.is(findingsIn(result, name).filter((f) => f.ruleId === 'pvlint/shape').length, 1, name);
+});
+
+test('--follow-symlinks stops at another file system: a link to / is not walked (pvlint/read at the link), the run ends at once', () => {
+  if (statSync('/proc', { throwIfNoEntry: false })?.dev === statSync('/').dev) {
+    console.warn('\n!!! SKIPPED link to /: /proc is not a file system of its own here !!!\n');
+    return;
+  }
+  const dir = caseDir();
+  writeIn(dir, 'pvc.yaml', PVC);
+  symlinkSync('/', path.join(dir, 'root'));
+  const started = Date.now();
+  const run = runPvlint(['--format', 'json', '--no-config', '--follow-symlinks', '.'], { cwd: dir });
+  const findings = JSON.parse(run.stdout).findings as any[];
+  const stopped = findings.filter((f) => f.location.file === 'root');
+  assert.is(stopped.length, 1, run.stdout);
+  assert.is(stopped[0].ruleId, 'pvlint/read');
+  assert.match(stopped[0].message, /another file system .*not followed/);
+  assert.equal([...new Set(findings.map((f) => f.location.file))].sort(), ['good.yaml', 'pvc.yaml', 'root']);
+  assert.ok(Date.now() - started < 30_000, 'the walk stopped at the first entry on another device');
+});
+
+test('--follow-symlinks stops at maxFiles entries of any kind under followed links: the link is not followed, and says so', async () => {
+  const dir = caseDir();
+  const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'pvlint-elsewhere-'));
+  for (let i = 0; i < 60; i++) writeFileSync(path.join(elsewhere, `notes-${i}.txt`), 'not a manifest');
+  writeFileSync(path.join(elsewhere, 'pvc.yaml'), PVC);
+  mkdirSync(path.join(dir, 'links'));
+  symlinkSync(elsewhere, path.join(dir, 'links', 'many'));
+  const result = await lintBeside(dir, ['links'], { followSymlinks: true, limits: { maxFiles: 50 } });
+  const limit = only(result, 'links/many', 'pvlint/limit');
+  assert.match(limit.message, /more than 50 files and directories \(maxFiles\); not followed/);
+  assert.equal(findingsIn(result, 'links/many/pvc.yaml'), []);
+  // Under the bound, the same link is followed.
+  const followed = await lintIn(dir, ['links'], { followSymlinks: true, limits: { maxFiles: 100 } });
+  assert.is(findingsIn(followed, 'links/many/pvc.yaml').filter((f) => f.ruleId === 'pvlint/shape').length, 1);
 });
 
 test.run();

@@ -1,0 +1,171 @@
+// Custom rules run in a worker thread with a deadline, behind a proxy with the engine's synchronous interface: the
+// proxy's check(context) sends the scope's model input (rule-snapshot.ts) to the worker (rule-worker.ts), blocks on
+// a shared word with Atomics.wait for at most the rule's time, reads the reply with receiveMessageOnPort, and
+// issues each report through the real context.report with the main thread's resource. A rule that does not finish
+// in time has its worker terminated and becomes an error the engine reports as pvlint/rule-crash; the other rules
+// run, and the next custom rule gets a fresh worker. One worker serves every custom rule and scope of a run while it
+// is healthy, and keeps each scope's model until the next scope's arrives.
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { StorageModel } from '../model/storage-model.js';
+import type { RuleContext } from '../engine/rule-module.js';
+import type { Resource } from '../types.js';
+import { takeSnapshot, type ResourceRef } from './rule-snapshot.js';
+import { CHECKING, EXITED, WAITING, type CheckReply, type CheckRequest } from './rule-worker.js';
+
+/** How long one custom rule may run on one scope, by default. */
+export const DEFAULT_CUSTOM_RULE_TIMEOUT_MS = 10_000;
+/**
+ * How long starting a worker, loading a rule module in it (its top-level code) and building the scope's model may
+ * take before check() starts: not counted in the rule's own time, but bounded too.
+ */
+const SETUP_TIMEOUT_MS = 60_000;
+/** An idle worker is let go after this long, so a program that lints many times holds no thread between runs. */
+const IDLE_MS = 2_000;
+
+export class RuleTimeout extends Error {}
+
+interface LiveWorker {
+  worker: Worker;
+  port: MessagePort;
+  signal: Int32Array;
+  /** The snapshot this worker holds. */
+  snapshotId?: number;
+  idle?: NodeJS.Timeout;
+}
+
+/** The worker custom rules of one run share. */
+export class RuleWorkerPool {
+  private live: LiveWorker | undefined;
+  private readonly snapshots = new WeakMap<readonly Resource[], { id: number; resolve: (ref: ResourceRef) => Resource | undefined; snapshot: ReturnType<typeof takeSnapshot>['snapshot'] }>();
+  private nextSnapshot = 1;
+
+  constructor(private readonly pvlintUrl: string) {}
+
+  /**
+   * Runs the rule at `url` on the model's scope in the worker: its reports, each with the main thread's resources,
+   * or throws (what check() threw, a RuleTimeout, or why the worker could not answer).
+   */
+  check(url: string, model: StorageModel, options: unknown, timeoutMs: number): { reply: CheckReply; resolve: (ref: ResourceRef) => Resource | undefined } {
+    // The model's resources array changes when a deferred kind is read: the snapshot is taken of what it is now.
+    let taken = this.snapshots.get(model.resources);
+    if (!taken) {
+      taken = { id: this.nextSnapshot++, ...takeSnapshot(model) };
+      this.snapshots.set(model.resources, taken);
+    }
+    const live = this.worker();
+    const request: CheckRequest = { url, snapshotId: taken.id, options, ...(live.snapshotId === taken.id ? {} : { snapshot: taken.snapshot }) };
+    Atomics.store(live.signal, 0, WAITING);
+    try {
+      live.port.postMessage(request);
+    } catch (error) {
+      throw new Error(`the rule's input cannot be sent to its worker: ${(error as Error)?.message ?? String(error)}`);
+    }
+    live.snapshotId = taken.id;
+    if (!this.waitWhile(live, WAITING, SETUP_TIMEOUT_MS)) {
+      this.stop();
+      throw new RuleTimeout(`could not be loaded and given the environment within ${formatSeconds(SETUP_TIMEOUT_MS)} (its module's top-level code does not finish?); it was stopped`);
+    }
+    if (!this.waitWhile(live, CHECKING, timeoutMs)) {
+      this.stop();
+      throw new RuleTimeout(`did not finish within ${formatSeconds(timeoutMs)} (customRuleTimeout); it was stopped`);
+    }
+    const message = receiveMessageOnPort(live.port);
+    if (Atomics.load(live.signal, 0) === EXITED || !message) {
+      this.stop();
+      throw new Error('its worker thread exited without an answer (process.exit() in the rule?)');
+    }
+    this.idleLater(live);
+    return { reply: message.message as CheckReply, resolve: taken.resolve };
+  }
+
+  /** Blocks while the signal holds `state`, at most `ms`; false when the time ran out. */
+  private waitWhile(live: LiveWorker, state: number, ms: number): boolean {
+    const deadline = Date.now() + ms;
+    while (Atomics.load(live.signal, 0) === state) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      Atomics.wait(live.signal, 0, state, left);
+    }
+    return true;
+  }
+
+  private worker(): LiveWorker {
+    if (this.live) {
+      clearTimeout(this.live.idle);
+      return this.live;
+    }
+    const signal = new Int32Array(new SharedArrayBuffer(4));
+    const channel = new MessageChannel();
+    const worker = new Worker(new URL('./rule-worker.js', import.meta.url), {
+      workerData: { port: channel.port2, signal, hooksUrl: new URL('./ts-hooks.js', import.meta.url).href, pvlintUrl: this.pvlintUrl },
+      transferList: [channel.port2],
+    });
+    worker.unref();
+    channel.port1.unref();
+    // Errors outside check() (an uncaught one in a timer the rule set) end the worker; the next check starts another.
+    worker.on('error', () => this.forget(worker));
+    worker.on('exit', () => this.forget(worker));
+    this.live = { worker, port: channel.port1, signal };
+    return this.live;
+  }
+
+  private idleLater(live: LiveWorker): void {
+    clearTimeout(live.idle);
+    live.idle = setTimeout(() => {
+      if (this.live === live) this.stop();
+    }, IDLE_MS);
+    live.idle.unref();
+  }
+
+  private forget(worker: Worker): void {
+    if (this.live?.worker === worker) this.live = undefined;
+  }
+
+  /** Ends the worker (a rule that did not finish, or the end of the run). */
+  stop(): void {
+    const live = this.live;
+    if (!live) return;
+    this.live = undefined;
+    clearTimeout(live.idle);
+    live.port.close();
+    void live.worker.terminate();
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}
+
+/**
+ * The check() of a proxy rule: the rule at `url` runs in the pool's worker and its reports are issued here. Kinds
+ * the rule declares are read first, so a kind the pre-scan left unparsed is in the snapshot.
+ */
+export function isolatedCheck(pool: RuleWorkerPool, url: string, kinds: readonly string[], timeoutMs: number): (context: RuleContext) => void {
+  return (context) => {
+    const { model } = context;
+    for (const kind of kinds) model.ofKind(kind);
+    const { reply, resolve } = pool.check(url, model, context.options, timeoutMs);
+    const resource = (ref: ResourceRef) => {
+      const found = resolve(ref);
+      if (!found) throw new Error('a report named a resource the scope does not hold (a bug in pvlint)');
+      return found;
+    };
+    for (const r of reply.reports) {
+      context.report({
+        resource: resource(r.resource),
+        path: r.path,
+        messageId: r.messageId,
+        data: r.data as any,
+        ...(r.severity !== undefined ? { severity: r.severity } : {}),
+        ...(r.fix !== undefined ? { fix: r.fix } : {}),
+        ...(r.related ? { related: r.related.map((x) => ({ resource: resource(x.resource), path: x.path, message: x.message })) } : {}),
+      });
+    }
+    if (reply.error) {
+      const error = new Error(reply.error.message);
+      if (reply.error.stack) error.stack = reply.error.stack;
+      throw error;
+    }
+  };
+}

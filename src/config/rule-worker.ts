@@ -1,0 +1,110 @@
+// The worker thread custom rules run in (isolated-rule.ts): it loads each rule file as the main thread does (the
+// same module hooks: types erased, `import ... from 'pvlint'` resolved to this pvlint), rebuilds the scope's
+// StorageModel from the plain-data snapshot it is sent, runs `check()` and sends the reports back, each naming
+// its resource by reference. The main thread waits for the reply on `signal`; a check that never returns is ended
+// by terminating this thread.
+import * as nodeModule from 'node:module';
+import { workerData, type MessagePort } from 'node:worker_threads';
+import type { StorageModel } from '../model/storage-model.js';
+import type { ReportDescriptor } from '../types.js';
+import { modelFromSnapshot, type ModelSnapshot, type ResourceRef } from './rule-snapshot.js';
+
+export interface CheckRequest {
+  /** The rule module's URL, with the custom-rule query the hooks look for. */
+  url: string;
+  /** Identifies the snapshot; `snapshot` is sent only when this worker has not seen the id yet. */
+  snapshotId: number;
+  snapshot?: ModelSnapshot;
+  options: unknown;
+}
+
+export interface ReportData {
+  resource: ResourceRef;
+  path: ReportDescriptor['path'];
+  messageId: string;
+  data: unknown;
+  severity?: ReportDescriptor['severity'];
+  fix?: string;
+  related?: { resource: ResourceRef; path: ReportDescriptor['path']; message: string }[];
+}
+
+export interface CheckReply {
+  reports: ReportData[];
+  /** check() threw (or the rule could not be loaded or run): its message and the stack to find the rule's line in. */
+  error?: { message: string; stack?: string };
+}
+
+/** Values of the signal word: the main thread waits while it is WAITING. */
+export const WAITING = 0;
+export const REPLIED = 1;
+export const EXITED = 2;
+/** The rule is loaded and the model built: check() starts now, and so does its deadline. */
+export const CHECKING = 3;
+
+interface WorkerInput {
+  port: MessagePort;
+  signal: Int32Array;
+  hooksUrl: string;
+  pvlintUrl: string;
+}
+
+const input = workerData as WorkerInput | undefined;
+if (input?.port) serve(input);
+
+function serve({ port, signal, hooksUrl, pvlintUrl }: WorkerInput): void {
+  (nodeModule as { register?: typeof nodeModule.register }).register?.(hooksUrl, { data: { pvlintUrl } });
+  const modules = new Map<string, Promise<any>>();
+  let current: { id: number; model: StorageModel; refer: (resource: unknown) => ResourceRef | undefined } | undefined;
+  const answer = (reply: CheckReply) => {
+    try {
+      port.postMessage(reply);
+    } catch (error) {
+      // Reported data that cannot be copied (a function, a class instance with private state).
+      port.postMessage({ reports: [], error: { message: `a report holds data that cannot be sent back: ${(error as Error)?.message ?? String(error)}` } } satisfies CheckReply);
+    }
+    Atomics.store(signal, 0, REPLIED);
+    Atomics.notify(signal, 0);
+  };
+  // A rule that calls process.exit() ends this thread: the main thread must not wait for a reply that never comes.
+  process.on('exit', () => {
+    Atomics.store(signal, 0, EXITED);
+    Atomics.notify(signal, 0);
+  });
+  port.on('message', async (request: CheckRequest) => {
+    const reports: ReportData[] = [];
+    try {
+      if (!modules.has(request.url)) modules.set(request.url, import(request.url));
+      const rule = (await modules.get(request.url))?.default;
+      if (request.snapshot) current = { id: request.snapshotId, ...modelFromSnapshot(request.snapshot) };
+      if (!current || current.id !== request.snapshotId) throw new Error('the worker lost the scope it was sent (a bug in pvlint)');
+      const { model, refer } = current;
+      const reference = (resource: unknown): ResourceRef => {
+        const ref = refer(resource);
+        if (ref === undefined) throw new Error('report() was given a resource that is not one of context.model\'s resources');
+        return ref;
+      };
+      Atomics.store(signal, 0, CHECKING);
+      Atomics.notify(signal, 0);
+      const report = (descriptor: ReportDescriptor) => {
+        reports.push({
+          resource: reference(descriptor.resource),
+          path: descriptor.path,
+          messageId: String(descriptor.messageId),
+          data: descriptor.data,
+          ...(descriptor.severity !== undefined ? { severity: descriptor.severity } : {}),
+          ...(descriptor.fix !== undefined ? { fix: descriptor.fix } : {}),
+          ...(descriptor.related ? { related: descriptor.related.map((r) => ({ resource: reference(r.resource), path: r.path, message: r.message })) } : {}),
+        });
+      };
+      const returned: unknown = rule.check({ model, options: request.options, report });
+      if (returned !== null && typeof returned === 'object' && typeof (returned as PromiseLike<unknown>).then === 'function') {
+        (returned as Promise<unknown>).then(undefined, () => undefined);
+        throw new Error('check() returned a Promise: custom rules must report synchronously (async check() is not supported; read what you need from context.model)');
+      }
+      answer({ reports });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      answer({ reports, error: { message, ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) } });
+    }
+  });
+}
