@@ -5,7 +5,7 @@ import { accessModesOf, volumeModeOf } from './claims.js';
 import { compareQuantities, parseQuantity, type Quantity } from './quantity.js';
 import { toLabelSelector } from './label-selector.js';
 import { matchSelector, type LabelSelector } from './selector.js';
-import type { StorageModel } from './storage-model.js';
+import type { ModelView } from './model-view.js';
 
 export type MismatchReason = 'access-modes' | 'claim-ref' | 'namespace' | 'capacity' | 'volume-mode' | 'deleted' | 'selector' | 'class';
 
@@ -28,7 +28,7 @@ export interface VolumeVerdict {
 }
 
 /** The class the claim is matched with: its own, else the default class the admission plugin will set, else "". */
-export function matchingClassOfClaim(model: StorageModel, pvc: Resource): { name: string; defaulted: boolean } {
+export function matchingClassOfClaim(model: ModelView, pvc: Resource): { name: string; defaulted: boolean } {
   const effective = model.effectiveClassOfClaim(pvc.object);
   if (effective.name === undefined) return { name: '', defaulted: false };
   return { name: effective.name, defaulted: effective.defaulted };
@@ -61,7 +61,7 @@ function labelsText(labels: unknown): string {
 }
 
 /** §2.1 path A for one PV: every reason it cannot bind the claim, in the controller's order. */
-export function matchVolumeToClaim(model: StorageModel, pvc: Resource, pv: Resource): VolumeVerdict {
+export function matchVolumeToClaim(model: ModelView, pvc: Resource, pv: Resource): VolumeVerdict {
   const namespace = model.namespaceOf(pvc) ?? model.defaultNamespace;
   const mismatches: Mismatch[] = [];
   const claimRef = pv.object?.spec?.claimRef;

@@ -6,7 +6,7 @@ import type { JsonPath, Resource } from '../types.js';
 import { statefulSetClaimName, type ClaimTemplate, type PodTemplate, type PodVolume } from './pod-templates.js';
 import type { PodCount } from './pod-count.js';
 import type { ClaimShape } from './views.js';
-import type { StorageModel } from './storage-model.js';
+import type { ModelView } from './model-view.js';
 
 export type ClaimOrigin = 'pvc' | 'claim-template' | 'ephemeral';
 
@@ -45,7 +45,7 @@ export function claimPath(claim: ClaimObject, ...rest: (string | number)[]): Jso
  * Every claim-shaped object of the scope, in document order: PVCs, then each workload's claim templates. The model
  * keeps the list (`model.claimObjects()`).
  */
-export function collectClaimObjects(model: StorageModel): ClaimObject[] {
+export function collectClaimObjects(model: ModelView): ClaimObject[] {
   const claims: ClaimObject[] = [];
   for (const pvc of model.claimsOf()) {
     claims.push({

@@ -2,7 +2,7 @@
 // the driver behind it and whether that driver attaches volumes to one node (catalogue §5 `attachable(pvc)`, §7).
 import type { Resource } from '../types.js';
 import { inTreeSourceProvisioner, normaliseProvisioner, type DriverInfo } from './provisioners.js';
-import type { Lookup, StorageModel } from './storage-model.js';
+import type { Lookup, ModelView } from './model-view.js';
 import type { CsiDriverResource, StorageClassResource, VolumeResource } from './views.js';
 
 export const RWO = 'ReadWriteOnce';
@@ -39,7 +39,7 @@ export interface BoundVolume {
 }
 
 /** The PV in the bundle the claim is bound or pre-bound to (`spec.volumeName`, else a PV whose claimRef names it). */
-export function boundVolumeOf(model: StorageModel, pvc: Resource): BoundVolume | undefined {
+export function boundVolumeOf(model: ModelView, pvc: Resource): BoundVolume | undefined {
   const volumeName = pvc.object?.spec?.volumeName;
   if (typeof volumeName === 'string' && volumeName !== '') {
     const lookup = volumeFor(model, volumeName, pvc);
@@ -53,7 +53,7 @@ export function boundVolumeOf(model: StorageModel, pvc: Resource): BoundVolume |
  * The PersistentVolume named `name`: with several PV documents of that name in the scope (independent samples side
  * by side), the one written closest to `from` (see closestDefinition); else the model's lookup.
  */
-export function volumeFor(model: StorageModel, name: string, from?: Resource): Lookup<VolumeResource> {
+export function volumeFor(model: ModelView, name: string, from?: Resource): Lookup<VolumeResource> {
   if (from) {
     const definitions = model.volumesNamed(name);
     if (definitions.length > 1) return { status: 'found', value: closestDefinition(definitions, from, model) };
@@ -62,7 +62,7 @@ export function volumeFor(model: StorageModel, name: string, from?: Resource): L
 }
 
 /** The PVs whose claimRef reserves `pvc`, the ones written closest to it: those in unrelated sample directories are left out. */
-export function volumesReserving(model: StorageModel, pvc: Resource): readonly VolumeResource[] {
+export function volumesReserving(model: ModelView, pvc: Resource): readonly VolumeResource[] {
   const namespace = model.namespaceOf(pvc) ?? model.defaultNamespace;
   return nearestDefinitions(model.volumesClaiming(namespace, pvc.name), pvc);
 }
@@ -93,7 +93,7 @@ export interface ClaimDriver {
 }
 
 /** The driver of a PV in the bundle: `spec.csi.driver`, or the in-tree source it is written with. */
-export function driverOfVolume(model: StorageModel, pv: Resource): ClaimDriver | undefined {
+export function driverOfVolume(model: ModelView, pv: Resource): ClaimDriver | undefined {
   const csiDriver = pv.object?.spec?.csi?.driver;
   if (typeof csiDriver === 'string' && csiDriver !== '') {
     return { name: csiDriver, info: model.driverCapabilities(csiDriver), source: { via: 'pv-csi', pv } };
@@ -109,7 +109,7 @@ export function driverOfVolume(model: StorageModel, pv: Resource): ClaimDriver |
  * The driver behind a claim: the bound / pre-bound PV in the bundle, else the provisioner of its effective
  * StorageClass (its own class or the bundle's default class). Unknown when neither is in the bundle.
  */
-export function driverOfClaim(model: StorageModel, pvc: Resource, bound = boundVolumeOf(model, pvc)): ClaimDriver {
+export function driverOfClaim(model: ModelView, pvc: Resource, bound = boundVolumeOf(model, pvc)): ClaimDriver {
   if (bound) {
     const fromVolume = driverOfVolume(model, bound.pv);
     if (fromVolume) return fromVolume;
@@ -121,7 +121,7 @@ export function driverOfClaim(model: StorageModel, pvc: Resource, bound = boundV
  * The provisioner of a claim's effective StorageClass (its own class or the bundle's default class), for any claim-shaped
  * object: a PVC's object, a StatefulSet volumeClaimTemplate, an ephemeral volumeClaimTemplate. Ignores bound PVs.
  */
-export function driverOfClaimClass(model: StorageModel, claim: unknown, from?: Resource): ClaimDriver {
+export function driverOfClaimClass(model: ModelView, claim: unknown, from?: Resource): ClaimDriver {
   const effective = model.effectiveClassOfClaim(claim);
   if (effective.name === undefined) {
     return { name: undefined, info: undefined, source: { via: 'none', why: 'the claim sets no storageClassName and the repo has no default StorageClass' } };
@@ -144,7 +144,7 @@ export function driverOfClaimClass(model: StorageModel, claim: unknown, from?: R
  * The StorageClass named `name`: with `from`, and several StorageClass documents of that name in the scope (independent
  * examples side by side), the one written closest to `from` (see closestDefinition); else the model's lookup.
  */
-export function storageClassFor(model: StorageModel, name: string, from?: Resource): Lookup<StorageClassResource> {
+export function storageClassFor(model: ModelView, name: string, from?: Resource): Lookup<StorageClassResource> {
   if (from) {
     const definitions = model.classesNamed(name);
     if (definitions.length > 1) return { status: 'found', value: closestDefinition(definitions, from, model) };
@@ -168,7 +168,7 @@ export interface Attachability {
  * §5 `attachable(pvc)`: the driver is in §7 with attach = yes, or unknown but the volume is a raw block device.
  * A CSIDriver object in the bundle overrides the table (`spec.attachRequired` defaults to true).
  */
-export function attachabilityOf(model: StorageModel, driver: ClaimDriver, volumeMode: string): Attachability {
+export function attachabilityOf(model: ModelView, driver: ClaimDriver, volumeMode: string): Attachability {
   if (driver.name !== undefined) {
     for (const name of new Set([driver.name, normaliseProvisioner(driver.name)])) {
       const lookup = model.lookupCsiDriver(name);
@@ -245,7 +245,7 @@ export interface ClaimStorage {
   readonly nodePin: string | undefined;
 }
 
-export function claimStorage(model: StorageModel, pvc: Resource): ClaimStorage {
+export function claimStorage(model: ModelView, pvc: Resource): ClaimStorage {
   const bound = boundVolumeOf(model, pvc);
   const pvModes = bound ? accessModesOf(bound.pv.object) : undefined;
   const accessModes = pvModes && pvModes.length > 0 ? pvModes : accessModesOf(pvc.object) ?? [];
@@ -308,7 +308,7 @@ function directoryDepthInCommon(a: string, b: string): number {
  * else the deepest common directory; on a tie, a definition in a file without pod templates (a stand-alone claim)
  * before one bundled with another app's workloads, else the first. With a single definition, that one.
  */
-export function closestDefinition<R extends Resource>(definitions: readonly R[], from: Resource, model?: StorageModel): R {
+export function closestDefinition<R extends Resource>(definitions: readonly R[], from: Resource, model?: ModelView): R {
   if (definitions.length === 1) return definitions[0];
   const workloadFiles: ReadonlySet<unknown> = model ? model.workloadFiles() : new Set();
   let best = definitions[0];

@@ -6,7 +6,7 @@ import { YAMLMap, type Node as YamlNode } from 'yaml';
 import { makeSourceFile } from '../load/source-file.js';
 import type { Origin, Resource, SourceFile } from '../types.js';
 import type { MeshDefaults } from './mesh.js';
-import type { Attach, Support, Topology } from './provisioners.js';
+import type { DriverOverrideRow } from './provisioners.js';
 
 /** Where a fact is written: the configuration file and the YAML node of its entry. */
 export interface FactSource {
@@ -26,20 +26,8 @@ export interface DeclaredStorageClass {
   declaredAt?: FactSource;
 }
 
-/** A driver pvlint does not know, or a correction of its §7 row; fields left out keep the table's values. */
-export interface DriverOverride {
-  name: string;
-  aliases?: readonly string[];
-  type?: 'csi' | 'in-tree' | 'external';
-  attach?: Attach;
-  rwo?: Support;
-  rox?: Support;
-  rwx?: Support;
-  rwop?: Support;
-  block?: Support;
-  topology?: Topology['kind'];
-  topologyKeys?: readonly string[];
-  notes?: string;
+/** A driver pvlint does not know, or a correction of its §7 row (see provisioners.ts), and where it is written. */
+export interface DriverOverride extends DriverOverrideRow {
   declaredAt?: FactSource;
 }
 

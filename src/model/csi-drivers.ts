@@ -4,7 +4,7 @@
 import type { Resource, RuleReference } from '../types.js';
 import type { ClaimStorage } from './claims.js';
 import { normaliseProvisioner } from './provisioners.js';
-import type { StorageModel } from './storage-model.js';
+import type { ModelView } from './model-view.js';
 import { ownEntry } from '../engine/own-entry.js';
 
 export type FsGroupPolicy = 'File' | 'None' | 'ReadWriteOnceWithFSType';
@@ -82,7 +82,7 @@ export interface EffectiveCsiDriver {
   volumeLifecycleModes: readonly LifecycleMode[];
 }
 
-export function effectiveCsiDriver(model: StorageModel, name: string): EffectiveCsiDriver | undefined {
+export function effectiveCsiDriver(model: ModelView, name: string): EffectiveCsiDriver | undefined {
   for (const candidate of new Set([name, normaliseProvisioner(name)])) {
     const lookup = model.lookupCsiDriver(candidate);
     if (lookup.status !== 'found') continue;

@@ -3,7 +3,7 @@
 // Every annotation these rules read is parsed here, so the rules agree on defaults and spellings.
 import path from 'node:path';
 import type { JsonPath, Resource } from '../types.js';
-import type { StorageModel } from './storage-model.js';
+import type { ModelView } from './model-view.js';
 
 export const ARGO_SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
 export const ARGO_SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
@@ -260,7 +260,7 @@ const dirOf = (resource: Resource) => path.posix.dirname(resource.file.path);
  * the scope whose source path holds the object's file. Helm: `app.kubernetes.io/managed-by: Helm` / `helm.sh/chart`
  * labels or a Helm render. When Argo CD manages it, Helm markers mean Argo CD renders the chart: no Helm release.
  */
-export function managingTools(model: StorageModel, resource: Resource): ToolEvidence[] {
+export function managingTools(model: GitopsModel, resource: Resource): ToolEvidence[] {
   const tools = new Map<Tool, ToolEvidence>();
   const add = (evidence: ToolEvidence) => {
     if (!tools.has(evidence.tool)) tools.set(evidence.tool, evidence);
@@ -300,7 +300,12 @@ export interface GitopsIndex {
   apps: readonly AppSource[];
 }
 
-export function buildGitopsIndex(model: StorageModel): GitopsIndex {
+/** The model with the GitOps index it keeps (built once with buildGitopsIndex). */
+export interface GitopsModel extends ModelView {
+  gitopsIndex(): GitopsIndex;
+}
+
+export function buildGitopsIndex(model: ModelView): GitopsIndex {
   const markers: Marker[] = [];
   const apps: AppSource[] = [];
   for (const resource of model.resources) {
@@ -316,7 +321,7 @@ export function buildGitopsIndex(model: StorageModel): GitopsIndex {
 }
 
 /** Whether the scope shows Argo CD at all: an `argocd.argoproj.io/*` annotation or label, or an Application. */
-export function scopeUsesArgo(model: StorageModel): boolean {
+export function scopeUsesArgo(model: GitopsModel): boolean {
   const index = model.gitopsIndex();
   return index.markers.some((m) => m.tool === 'argocd') || model.resources.some(isArgoApp);
 }
@@ -337,7 +342,7 @@ export interface Exposure {
  * `helm.sh/resource-policy: keep`; Argo CD pruning unless `Prune=false|confirm`, Application deletion unless
  * `Delete=false|confirm` or keep; Flux pruning unless `kustomize.toolkit.fluxcd.io/prune: disabled`.
  */
-export function deletionExposure(model: StorageModel, resource: Resource): { tools: ToolEvidence[]; exposures: Exposure[]; protection: Protection } {
+export function deletionExposure(model: GitopsModel, resource: Resource): { tools: ToolEvidence[]; exposures: Exposure[]; protection: Protection } {
   const tools = managingTools(model, resource);
   const protection = protectionOf(resource.object?.metadata);
   const exposures: Exposure[] = [];

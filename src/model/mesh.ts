@@ -6,7 +6,7 @@
 import type { JsonPath, Resource } from '../types.js';
 import { annotationsOf, labelsOf } from './gitops.js';
 import { getPath, type PodTemplate } from './pod-templates.js';
-import type { StorageModel } from './storage-model.js';
+import type { ModelView } from './model-view.js';
 
 export type MeshKind = 'istio-sidecar' | 'istio-ambient' | 'linkerd';
 
@@ -28,6 +28,11 @@ export interface MeshDefaults {
   istioNativeSidecars?: boolean | 'auto';
   /** Linkerd `proxy.nativeSidecar` (off unless enabled at install). */
   linkerdNativeSidecars?: boolean;
+}
+
+/** The model with the cluster's mesh defaults, the ones meshOf applies unless the caller passes its own. */
+export interface MeshModel extends ModelView {
+  readonly meshDefaults?: MeshDefaults;
 }
 
 export interface Evidence {
@@ -69,7 +74,7 @@ interface NamespaceView {
   annotations: Record<string, string>;
 }
 
-function namespaceView(model: StorageModel, name: string): NamespaceView {
+function namespaceView(model: ModelView, name: string): NamespaceView {
   const lookup = model.lookupNamespace(name);
   if (lookup.status === 'found') {
     const meta = lookup.value.object?.metadata;
@@ -204,7 +209,7 @@ function nativeSidecarOf(template: PodTemplate, mesh: MeshKind, ns: NamespaceVie
  * §6b `meshOf(podTemplate, namespace)`. Pods with `hostNetwork: true` are never in a mesh (they share the node's network
  * namespace, and Istio refuses to inject them). An Istio sidecar wins over ambient; Linkerd is checked last.
  */
-export function meshOf(model: StorageModel, template: PodTemplate, defaults: MeshDefaults = model.meshDefaults ?? {}): MeshMembership {
+export function meshOf(model: MeshModel, template: PodTemplate, defaults: MeshDefaults = model.meshDefaults ?? {}): MeshMembership {
   const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
   const ns = namespaceView(model, namespace);
   const none = { nativeSidecar: 'no' as const, nativeReason: 'no proxy', namespace };
@@ -301,7 +306,7 @@ export interface CaptureCheck {
  * Whether outbound traffic to `ports` (on `server`, when known) escapes the pod's proxy through the template's
  * exclusion annotations (Istio pod annotations; Linkerd pod or namespace annotations). Ambient: unknown (`captured`).
  */
-export function outboundCapture(model: StorageModel, template: PodTemplate, mesh: MeshKind, ports: readonly number[], server?: string): CaptureCheck {
+export function outboundCapture(model: ModelView, template: PodTemplate, mesh: MeshKind, ports: readonly number[], server?: string): CaptureCheck {
   const annotations = annotationsOf(podMetadataOf(template));
   if (mesh === 'linkerd') {
     const ns = namespaceView(model, model.namespaceOf(template.workload) ?? model.defaultNamespace);

@@ -4,7 +4,7 @@ import { singleHostOfNodeSelectorTerms } from './claims.js';
 import { getPath, type PodTemplate } from './pod-templates.js';
 import { toLabelSelector } from './label-selector.js';
 import { matchSelector } from './selector.js';
-import type { StorageModel } from './storage-model.js';
+import type { ModelView } from './model-view.js';
 
 const HOSTNAME = 'kubernetes.io/hostname';
 
@@ -51,26 +51,26 @@ function termSelects(term: any, from: Placed, target: Placed): boolean {
   return 'selector' in parsed && matchSelector(parsed.selector, podLabelsOf(target.template)).matches;
 }
 
-function placed(model: StorageModel, template: PodTemplate): Placed {
+function placed(model: ModelView, template: PodTemplate): Placed {
   return { template, namespace: model.namespaceOf(template.workload) ?? model.defaultNamespace };
 }
 
 /** Required podAffinity on kubernetes.io/hostname that makes the template's pods follow `target`'s pods. */
-export function followsOnHost(model: StorageModel, template: PodTemplate, target: PodTemplate): boolean {
+export function followsOnHost(model: ModelView, template: PodTemplate, target: PodTemplate): boolean {
   const from = placed(model, template);
   const to = placed(model, target);
   return hostnameTerms(template, 'podAffinity').some((term) => termSelects(term, from, to));
 }
 
 /** Required podAntiAffinity on kubernetes.io/hostname that forces the template's pods apart from `target`'s pods. */
-export function repelsOnHost(model: StorageModel, template: PodTemplate, target: PodTemplate): boolean {
+export function repelsOnHost(model: ModelView, template: PodTemplate, target: PodTemplate): boolean {
   const from = placed(model, template);
   const to = placed(model, target);
   return hostnameTerms(template, 'podAntiAffinity').some((term) => termSelects(term, from, to));
 }
 
 /** All pods of one template share a node: it is pinned to one node, or its pods require each other on the host. */
-export function selfCoLocated(model: StorageModel, template: PodTemplate): boolean {
+export function selfCoLocated(model: ModelView, template: PodTemplate): boolean {
   return nodePinOf(template) !== undefined || followsOnHost(model, template, template);
 }
 
@@ -79,7 +79,7 @@ export function selfCoLocated(model: StorageModel, template: PodTemplate): boole
  * required node pin, or one anchor template's pods all share a node and every other template requires (podAffinity on
  * kubernetes.io/hostname) to run next to the anchor's pods.
  */
-export function coLocated(model: StorageModel, templates: readonly PodTemplate[], multiPod: (t: PodTemplate) => boolean): boolean {
+export function coLocated(model: ModelView, templates: readonly PodTemplate[], multiPod: (t: PodTemplate) => boolean): boolean {
   if (templates.length === 0) return true;
   const pins = templates.map(nodePinOf);
   if (pins[0] !== undefined && pins.every((pin) => pin === pins[0])) return true;

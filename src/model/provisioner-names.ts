@@ -3,7 +3,7 @@
 // table has no capabilities for), drivers the configuration declares and CSIDriver objects in the scope.
 import type { RuleReference } from '../types.js';
 import { allDriverCapabilities, IN_TREE_TO_CSI } from './provisioners.js';
-import type { StorageModel } from './storage-model.js';
+import type { ModelView } from './model-view.js';
 import { editDistance } from './edit-distance.js';
 
 /** Real driver names that are not rows of the capability table, each with where it is documented. */
@@ -13,7 +13,7 @@ export const OTHER_KNOWN_PROVISIONERS: readonly { name: string; source: RuleRefe
 ];
 
 /** Every provisioner name known in the model's scope (the model keeps it: `model.isKnownProvisioner`). */
-export function knownProvisionerNames(model: StorageModel): Set<string> {
+export function knownProvisionerNames(model: ModelView): Set<string> {
   const names = new Set<string>();
   for (const row of allDriverCapabilities()) for (const name of [row.name, ...row.aliases]) names.add(name);
   for (const name of Object.keys(IN_TREE_TO_CSI)) names.add(name);

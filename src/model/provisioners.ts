@@ -3,7 +3,6 @@
 // the model's `driverCapabilities(name)` (and `inTreeSourceProvisioner` for PVs written with in-tree sources), which
 // lays the configuration's driver overrides (`cluster.drivers`) of that model over the table.
 import type { RuleReference } from '../types.js';
-import type { DriverOverride } from './cluster-facts.js';
 import { ownEntry } from '../engine/own-entry.js';
 
 /**
@@ -486,6 +485,25 @@ export interface DriverInfo {
   inTree?: DriverCapabilities;
 }
 
+/**
+ * A driver the table does not know, or a correction of its §7 row, as the configuration states it (`cluster.drivers`,
+ * see cluster-facts.ts DriverOverride); fields left out keep the table's values.
+ */
+export interface DriverOverrideRow {
+  name: string;
+  aliases?: readonly string[];
+  type?: 'csi' | 'in-tree' | 'external';
+  attach?: Attach;
+  rwo?: Support;
+  rox?: Support;
+  rwx?: Support;
+  rwop?: Support;
+  block?: Support;
+  topology?: Topology['kind'];
+  topologyKeys?: readonly string[];
+  notes?: string;
+}
+
 /** The configuration's driver rows by every name they answer to (see driverOverrideTable). */
 export type DriverOverrideTable = ReadonlyMap<string, DriverCapabilities>;
 
@@ -510,7 +528,7 @@ const mode = (support: Support | undefined, base: ModeSupport | undefined): Mode
   support === undefined ? base ?? { support: 'unknown' } : { support };
 
 /** A §7 row with the configuration's fields laid over it, or a new row for a driver the table does not have. */
-export function applyDriverOverride(override: DriverOverride, base: DriverCapabilities | undefined): DriverCapabilities {
+export function applyDriverOverride(override: DriverOverrideRow, base: DriverCapabilities | undefined): DriverCapabilities {
   return {
     name: override.name,
     aliases: override.aliases ?? base?.aliases ?? [],
@@ -536,7 +554,7 @@ export function applyDriverOverride(override: DriverOverride, base: DriverCapabi
 }
 
 /** The configuration's driver overrides (`cluster.drivers`) as rows laid over the table, by name and alias. */
-export function driverOverrideTable(overrides: readonly DriverOverride[]): DriverOverrideTable {
+export function driverOverrideTable(overrides: readonly DriverOverrideRow[]): DriverOverrideTable {
   if (overrides.length === 0) return NO_OVERRIDES;
   const map = new Map<string, DriverCapabilities>();
   for (const override of overrides) {

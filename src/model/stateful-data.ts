@@ -1,10 +1,11 @@
 // Which claims hold data that matters (catalogue R37/R41 "DB/stateful claims"), and what happens to a claim's volume when
 // the claim is deleted: the reclaim policy of its bound PersistentVolume or of the StorageClass that provisions it.
 import type { Resource } from '../types.js';
+import { boundVolumeOf, storageClassFor } from './claims.js';
 import { databaseContainer } from './databases.js';
 import { coveringMount, podContainers } from './mounts.js';
 import type { PodTemplate } from './pod-templates.js';
-import type { StorageModel } from './storage-model.js';
+import type { ModelView } from './model-view.js';
 
 export interface DatabaseVolume {
   volumeName: string;
@@ -50,15 +51,15 @@ export function reclaimOfVolume(pv: Resource): { policy: string; defaulted: bool
  * What deleting the claim does to its volume: the bound / pre-bound PersistentVolume's policy when the repo has it,
  * else the effective StorageClass's `reclaimPolicy` (Delete when unset). `claimObject` is a PVC or a claim template.
  */
-export function reclaimOfClaim(model: StorageModel, claimObject: unknown, pvc?: Resource): Reclaim {
+export function reclaimOfClaim(model: ModelView, claimObject: unknown, pvc?: Resource): Reclaim {
   if (pvc) {
-    const bound = model.boundVolumeOf(pvc);
+    const bound = boundVolumeOf(model, pvc);
     if (bound) return { ...reclaimOfVolume(bound.pv), via: 'pv', pv: bound.pv };
   }
   const effective = model.effectiveClassOfClaim(claimObject);
   if (effective.name === undefined) return { policy: undefined, why: 'the claim sets no class and the repo has no default StorageClass' };
   if (effective.name === '') return { policy: undefined, why: 'the claim binds a pre-provisioned PersistentVolume that is not in the repo' };
-  const lookup = model.storageClassFor(effective.name, pvc);
+  const lookup = storageClassFor(model, effective.name, pvc);
   if (lookup.status !== 'found') return { policy: undefined, why: `StorageClass "${effective.name}" is not in the repo` };
   const value = lookup.value.object?.reclaimPolicy;
   return value == null || value === ''

@@ -2,10 +2,11 @@
 // they use. Every cross-reference is an index lookup; no rule needs to compare all pairs of resources. Indexes that
 // not every lint needs are built on first use and kept on the model (never in module state), so two models in one
 // process (a --base run, two environments, tests) never share or leak answers. The facts that combine several
-// objects are methods here; the topic modules beside this file (claims.ts, binding.ts, gitops.ts, …) implement them.
+// objects are methods here; the topic modules beside this file (claims.ts, binding.ts, gitops.ts, …) implement them
+// against the model's indexes as model-view.ts describes them, so they never import this class.
 import type { Resource, SourceFile } from '../types.js';
 import { getPath, isShadowedByClaimTemplate, podTemplateOf, WORKLOAD_KINDS, type ContainerUse, type PodTemplate, type PodVolume } from './pod-templates.js';
-import type { MeshDefaults, MeshKind, MeshMembership } from './mesh.js';
+import type { MeshDefaults, MeshKind, MeshMembership, MeshModel } from './mesh.js';
 import type { RemovedObject } from './removed-objects.js';
 import { declaredClassResource, parseKubernetesVersion, type ClusterFacts, type DriverOverride, type KubernetesVersion } from './cluster-facts.js';
 import { driverCapabilities, driverOverrideTable, type DriverInfo, type DriverOverrideTable } from './provisioners.js';
@@ -23,6 +24,9 @@ import * as placement from './placement.js';
 import * as provisionerNames from './provisioner-names.js';
 import * as wiring from './wiring.js';
 import type { PodVolumeRef } from './mounts.js';
+import type { ClaimClass, ClaimTarget, Lookup, ModelView } from './model-view.js';
+
+export type { ClaimClass, ClaimTarget, Lookup } from './model-view.js';
 
 /**
  * The kinds the model itself indexes (and its helpers read through ofKind): any rule may read them without declaring
@@ -40,17 +44,6 @@ export const CLUSTER_SCOPED = new Set([
   'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PriorityClass', 'Node', 'APIService',
   'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'IngressClass', 'RuntimeClass', 'PodSecurityPolicy',
 ]);
-
-/** Absence from the repo is not absence from the cluster: `external` unless the bundle is declared complete. */
-export type Lookup<T> =
-  /** `declared`: not in the repo, but a cluster fact of the configuration (`cluster.storageClasses`). */
-  | { status: 'found'; value: T; declared?: true }
-  | { status: 'missing' }
-  | { status: 'external' };
-
-export type ClaimTarget =
-  | { kind: 'pvc'; resource: ClaimResource }
-  | { kind: 'claim-template'; statefulSet: Resource; template: string; ordinal: number };
 
 /** One pod template's use of a claim through one volume. */
 export interface ClaimUse {
@@ -70,10 +63,6 @@ export interface MountedClaim {
   /** Its PVC documents in the scope, in document order; none when the claim is not in the repo. */
   definitions: readonly ClaimResource[];
 }
-
-export type ClaimClass =
-  | { set: true; name: string; via: 'annotation' | 'spec' }
-  | { set: false };
 
 export interface ModelOptions {
   scope: string;
@@ -115,7 +104,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 const key = (namespace: string, name: string) => `${namespace}/${name}`;
 
-export class StorageModel {
+export class StorageModel implements ModelView, MeshModel, gitops.GitopsModel {
   readonly scope: string;
   readonly defaultNamespace: string;
   readonly bundleComplete: boolean;

@@ -6,7 +6,7 @@ import type { JsonPath, Resource } from '../types.js';
 import { claimStorage, closestDefinition, type ClaimStorage } from './claims.js';
 import { volumeNamed, type PodVolumeRef } from './mounts.js';
 import { getPath, statefulSetClaimName, type PodTemplate } from './pod-templates.js';
-import type { StorageModel } from './storage-model.js';
+import type { ModelView } from './model-view.js';
 import type { ClaimShape } from './views.js';
 
 export interface ResolvedClaim {
@@ -28,7 +28,7 @@ export interface ResolvedClaim {
  * claim is read like a PVC of that name: `instanceName` is the PVC the controller creates (for claim templates the
  * first ordinal, so a pre-created PV reserved for it is found).
  */
-export function storageOfEmbeddedClaim(model: StorageModel, owner: Resource, instanceName: string, object: unknown): ClaimStorage {
+export function storageOfEmbeddedClaim(model: ModelView, owner: Resource, instanceName: string, object: unknown): ClaimStorage {
   const pseudo = deriveResource(owner, {
     id: `PersistentVolumeClaim/${owner.namespace ?? ''}/${instanceName}`,
     apiVersion: 'v1',
@@ -43,7 +43,7 @@ export function storageOfEmbeddedClaim(model: StorageModel, owner: Resource, ins
  * The claim behind a pod volume: `undefined` for volumes that are not claims, `external` for a
  * `persistentVolumeClaim` whose claim the bundle does not hold.
  */
-export function claimOfVolume(model: StorageModel, template: PodTemplate, ref: PodVolumeRef): ResolvedClaim | 'external' | undefined {
+export function claimOfVolume(model: ModelView, template: PodTemplate, ref: PodVolumeRef): ResolvedClaim | 'external' | undefined {
   const workload = template.workload;
   if (ref.kind === 'claim-template' && ref.claimTemplate) {
     const instance = statefulSetClaimName(ref.claimTemplate.name, workload.name, 0);
@@ -93,7 +93,7 @@ export interface TemplateClaim {
  * Every claim of a pod template: its persistentVolumeClaim and ephemeral volumes in volume order, then StatefulSet
  * claim templates no pod volume names (a claim template shadows a volume of its name and is listed in its place).
  */
-export function claimsOfTemplate(model: StorageModel, template: PodTemplate): TemplateClaim[] {
+export function claimsOfTemplate(model: ModelView, template: PodTemplate): TemplateClaim[] {
   const names = [...new Set([...template.volumes.map((v) => v.name), ...template.claimTemplates.map((t) => t.name)])];
   const result: TemplateClaim[] = [];
   for (const name of names) {

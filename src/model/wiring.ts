@@ -2,7 +2,7 @@
 // whole object or a patch fragment, and when the API server or a controller refuses the mistake.
 import type { JsonPath, Resource } from '../types.js';
 import { getPath, type ContainerUse, type PodTemplate, type WorkloadKind } from './pod-templates.js';
-import type { StorageModel } from './storage-model.js';
+import type { ModelView } from './model-view.js';
 import { editDistance } from './edit-distance.js';
 
 /** Kinds whose `spec.selector` apps/v1 requires (older API groups defaulted it from the template labels). */
@@ -44,7 +44,7 @@ export function fragmentReason(template: PodTemplate): string | undefined {
 }
 
 /** Other documents in the scope with the same kind, namespace and name: such a pair is usually a base and its patch. */
-export function twinsOf(model: StorageModel, resource: Resource): Resource[] {
+export function twinsOf(model: ModelView, resource: Resource): Resource[] {
   const namespace = model.namespaceOf(resource);
   return model.sameIdentity(resource.kind, namespace, resource.name).filter((other) => other !== resource);
 }

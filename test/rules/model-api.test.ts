@@ -16,10 +16,10 @@ function sourcesIn(dir: string): { name: string; text: string }[] {
     .map((name) => ({ name, text: fs.readFileSync(path.join(dir, name), 'utf8') }));
 }
 
-/** Functions of src/model/<module> whose first parameter is the model, by module. */
+/** Functions of src/model/<module> whose first parameter is the model (a StorageModel, or the ModelView of it the topic modules take), by module. */
 const modelFunctions = new Map<string, Set<string>>();
 for (const { name, text } of sourcesIn(path.join(PROJECT_ROOT, 'src', 'model'))) {
-  const names = [...text.matchAll(/export function (\w+)(?:<[^>]*>)?\(model: StorageModel\b/g)].map((m) => m[1]);
+  const names = [...text.matchAll(/export function (\w+)(?:<[^>]*>)?\(model: (?:StorageModel|ModelView|GitopsModel|MeshModel)\b/g)].map((m) => m[1]);
   modelFunctions.set(name.replace(/\.ts$/, '.js'), new Set(names));
 }
 
