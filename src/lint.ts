@@ -378,9 +378,15 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   await pool?.close();
   const rendered = await rendering;
   appendAll(findings, rendered.diagnostics);
+  // Charts whose dependencies could not be had: listed with the GitOps objects that were not followed.
+  const chartsNotRendered: NotInterpreted[] = [];
   for (const scope of rendered.scopes) {
     appendAll(findings, scope.diagnostics);
     documents += scope.documents;
+    if (scope.notInterpreted) {
+      chartsNotRendered.push({ environment: scope.name, kind: 'chart', name: scope.name, ...scope.notInterpreted });
+      continue;
+    }
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace, removed: scope.removed });
   }
@@ -395,7 +401,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // HelmReleases render in every environment, GitOps clusters included; those that cannot render stay listed.
   const releases = await expandScopes(cache, scopes, { ...options, limits }, renderKinds && { parse: renderKinds });
   findings.push(...releases.notes);
-  const notInterpreted = notInterpretedAfterHelm(gitops.clusters.filter((c) => !selected || selected.has(c.name)), scopes, releases.notInterpreted);
+  const notInterpreted = [...notInterpretedAfterHelm(gitops.clusters.filter((c) => !selected || selected.has(c.name)), scopes, releases.notInterpreted), ...chartsNotRendered];
   for (const s of scopes) if (s.wholeCluster !== undefined) s.wholeCluster = !notInterpreted.some((entry) => entry.environment === s.name && (entry.chart || entry.kind === 'HelmRelease'));
   // Classes a claim needs that another environment defines are assumed to exist, and said so.
   const clusterWide = borrowClusterWide(scopes, new Set((options.cluster?.storageClasses ?? []).map((c) => c.name)));

@@ -13,6 +13,8 @@ export const DIAGNOSTIC_FIXES: Record<string, string> = {
   'pvlint/render-skipped': 'Install the renderer (helm, or kustomize/kubectl) to lint these environments too, or point pvlint at committed rendered output.',
   'pvlint/helm-release':
     'Make the chart available: map its reference to a vendored copy in .pvlint.yaml `helm.charts`, or let pvlint pull it once into the chart cache (--chart-cache) with network access.',
+  'pvlint/chart-dependency':
+    'Make the dependency available: map its reference to a vendored copy in .pvlint.yaml `helm.charts`, let pvlint pull it once into the chart cache (--chart-cache) with network access, or vendor it in the chart\'s charts/ directory.',
   'pvlint/rule-crash': 'This is a bug in the rule; please report it with the manifest that triggers it.',
   'pvlint/unused-suppression': 'Remove the suppression, or correct it so that it names the rule and resource it is meant for.',
 };

@@ -97,6 +97,16 @@ export const DIAGNOSTIC_DOCS: readonly RuleDoc[] = [
     ),
     severity: 'note',
   },
+  {
+    ...diagnosticDoc(
+      'pvlint/chart-dependency',
+      'A chart\'s dependency was not available, or was supplied with a caveat.',
+      'A chart in the repository (an Argo CD helm source, a chart directory) may declare dependencies that its charts/ directory does not hold, because the repo-server runs helm dependency build before rendering. ' +
+        'pvlint supplies them in a temporary copy of the chart the way it supplies HelmRelease charts (the helm.charts mapping, the chart cache, a pull, its bundled app-template) and copies file:// dependencies from the repository. ' +
+        'When a dependency cannot be had, one note says so and the chart is listed as not interpreted; the exit code does not change. A dependency rendered with pvlint\'s bundled copy, or from an earlier pull of a version range, is noted too.',
+    ),
+    severity: 'note',
+  },
   diagnosticDoc(
     'pvlint/rule-crash',
     'A rule failed with an internal error.',
