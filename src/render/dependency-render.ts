@@ -109,7 +109,7 @@ export function planDependencyRender(cache: SourceCache, chartDir: string, chart
           continue;
         }
         const template = source!.split('/').slice(1 + 2 * match.place.keys.length).join('/');
-        const located = dependencyLocator(cache, resource, template, leaves.get(match.supplied) ?? [], match.place);
+        const located = dependencyLocator(cache, resource, template, leaves.get(match.supplied) ?? [], files, match.place);
         resource.origin = located.origin;
         resource.locate = located.locate;
         kept.push(resource);
