@@ -3,7 +3,8 @@
 // chart whose dependency cannot be had as not interpreted, and locates findings at the umbrella's values. Real helm.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { lint, type LintOptions } from '../../src/lint.js';
@@ -13,9 +14,10 @@ import { dependencyPath } from '../../src/render/dependency-locate.js';
 import { bundledChartFor } from '../../src/render/helm-release/bundled-chart.js';
 import { repositoryChart } from '../../src/render/helm-release/chart-reference.js';
 import { prepareDependencies } from '../../src/render/supply-dependencies.js';
+import { serveCharts } from '../helpers/chart-server.js';
 import { REAL_HELM, skipWithoutHelm } from '../helpers/real-helm.js';
 import { runPvlint } from '../helpers/spawn.js';
-import { at, copyFixture } from './helpers.js';
+import { at, copyFixture, FIXTURES } from './helpers.js';
 import type { Finding } from '../../src/types.js';
 
 const test = suite('chart dependencies');
@@ -125,6 +127,30 @@ test('chart environments get their dependencies too; an unobtainable one is a no
   const report = JSON.parse(off.stdout);
   assert.equal(report.summary.notInterpreted.filter((e: any) => e.kind === 'chart').map((e: any) => e.name), ['apps/media', 'apps/metrics', 'apps/wiki']);
   assert.equal(report.findings.filter((f: any) => f.ruleId === 'rwo-claim-multi-node').map((f: any) => `${f.location.file}:${f.location.startLine}`), ['apps/shop/values.yaml:2']);
+});
+
+test('a dependency from a chart repository is pulled into the chart cache once; a range renders from there offline', async () => {
+  if (skipWithoutHelm('chart dependency pull test')) return;
+  const served = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-served-')));
+  execFileSync(REAL_HELM!, ['package', path.join(FIXTURES, 'chart-dependencies', 'libs', 'storage-app'), '--destination', served], { stdio: 'ignore' });
+  const server = await serveCharts(served);
+  execFileSync(REAL_HELM!, ['repo', 'index', served, '--url', server.url], { stdio: 'ignore' });
+  const dir = repository(false);
+  // The shop asks for the published chart, by a range, instead of the file:// copy.
+  writeFileSync(path.join(dir, 'apps', 'shop', 'Chart.yaml'), `apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n  - name: storage-app\n    alias: store\n    repository: ${server.url}\n    version: ~0.1.0\n`);
+  const chartCache = emptyCache();
+  try {
+    const online = await run(dir, { chartCache, pullCharts: true, paths: ['apps/shop'] });
+    assert.equal(places(online.findings, 'rwo-claim-multi-node'), ['apps/shop/values.yaml:2 error']);
+    assert.equal(dependencyNotes(online.findings), []);
+    assert.ok(server.requests.some((r) => /storage-app-0\.1\.0\.tgz$/.test(r)), server.requests.join(' '));
+    assert.equal(readdirSync(chartCache).filter((name) => !name.startsWith('.')).length, 1);
+  } finally {
+    await server.close();
+  }
+  const offline = await run(dir, { chartCache, pullCharts: true, paths: ['apps/shop'] });
+  assert.equal(places(offline.findings, 'rwo-claim-multi-node'), ['apps/shop/values.yaml:2 error']);
+  assert.equal(dependencyNotes(offline.findings), ['apps/shop/Chart.yaml:5 range-offline']);
 });
 
 test.run();
