@@ -6,7 +6,6 @@
 // `persistence.<id>` key) is reported at the values entry named like the list item the field is in (the volume
 // `ebooks` ↔ `persistence.ebooks`), else at the dependency's entry in Chart.yaml (or, for a `file://` dependency, at
 // its template in the repository); the template is always named as related location.
-import { firstLineRegion } from '../load/source-file.js';
 import { locateInNode } from '../locate/locate-node.js';
 import { helmTemplateLocator } from './helm-locate.js';
 import { leavesOf, valueAt, type ValueLeaf } from './helm-release/release-values.js';
@@ -141,11 +140,4 @@ export function dependencyLocator(cache: SourceCache, resource: Resource, templa
       return { ...entry, related: related(p), note: `rendered from dependency ${place.label} (${template}); no value of the chart sets ${dotted(p)}` };
     },
   };
-}
-
-/** The umbrella chart's Chart.yaml first line, for what concerns no dependency in particular. */
-export function chartFileStart(cache: SourceCache, chartFile: string): Located {
-  const source = cache.get(chartFile);
-  if (source) return { location: { file: source.file.path, region: firstLineRegion(source.file) } };
-  return { location: { file: cache.displayPath(chartFile), region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } } };
 }

@@ -18,20 +18,20 @@ export const CHART_DEPENDENCY_DIAGNOSTIC = 'pvlint/chart-dependency';
 
 const isMap = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export function dependencyLabel(supplied: Pick<SuppliedDependency, 'dependency' | 'chart'>): string {
+function dependencyLabel(supplied: Pick<SuppliedDependency, 'dependency' | 'chart'>): string {
   const { dependency } = supplied;
   if (supplied.chart) return describeRemote(supplied.chart);
   return `${dependency.name}${dependency.version ? ` ${dependency.version}` : ''}${dependency.repository ? ` from ${dependency.repository}` : ''}`;
 }
 
-export function dependencyNote(cache: SourceCache, messageId: string, message: string, located: Located, environment: string, fix?: string): Finding {
+function dependencyNote(messageId: string, message: string, located: Located, environment: string, fix?: string): Finding {
   const finding = diagnostic(CHART_DEPENDENCY_DIAGNOSTIC, message, located.location, 'note', [environment]);
   return { ...finding, messageId, ...(fix ? { fix } : {}) };
 }
 
 /** The note for a chart that is not rendered because a dependency cannot be had. */
 export function unavailableNote(cache: SourceCache, chartName: string, missing: UnavailableDependency, environment: string): Finding {
-  return dependencyNote(cache, 'not-rendered', `chart ${chartName} not rendered: its dependency ${missing.label} is not available (${missing.reason}), so its objects are not linted`, dependencyEntry(cache, { declaredIn: missing.declaredIn, index: missing.dependency.index }), environment);
+  return dependencyNote('not-rendered', `chart ${chartName} not rendered: its dependency ${missing.label} is not available (${missing.reason}), so its objects are not linted`, dependencyEntry(cache, { declaredIn: missing.declaredIn, index: missing.dependency.index }), environment);
 }
 
 /** A bundled copy of another major version than requested, whose values need adapting. */
@@ -80,9 +80,9 @@ export function planDependencyRender(cache: SourceCache, chartDir: string, chart
       const { version, unavailable } = dependency.bundled;
       const requested = dependency.dependency.version;
       const asks = requested === undefined ? 'the chart names no version' : requested.replace(/^v/, '') === version ? `the chart asks for ${requested} too` : `the chart asks for ${requested}: values that only ${requested.replace(/^v/, '').split('.')[0]}.x understands may render differently`;
-      notes.push(dependencyNote(cache, 'bundled-chart', `chart ${chartName}: dependency ${label} not available (${unavailable}); rendered with pvlint's bundled ${dependency.dependency.name} ${version}; ${asks}`, at, environment, 'Nothing to change in the repository; with network access (or a helm.charts mapping to a copy of the requested version) pvlint renders the dependency the chart asks for. helm.bundledCharts: false turns the bundled copy off.'));
+      notes.push(dependencyNote('bundled-chart', `chart ${chartName}: dependency ${label} not available (${unavailable}); rendered with pvlint's bundled ${dependency.dependency.name} ${version}; ${asks}`, at, environment, 'Nothing to change in the repository; with network access (or a helm.charts mapping to a copy of the requested version) pvlint renders the dependency the chart asks for. helm.bundledCharts: false turns the bundled copy off.'));
     }
-    if (dependency.stale) notes.push(dependencyNote(cache, 'range-offline', `chart ${chartName}: dependency ${label}: ${dependency.stale}`, at, environment, 'Nothing to change in the repository; with network access pvlint resolves the range again. Pin an exact version to render the same chart every time.'));
+    if (dependency.stale) notes.push(dependencyNote('range-offline', `chart ${chartName}: dependency ${label}: ${dependency.stale}`, at, environment, 'Nothing to change in the repository; with network access pvlint resolves the range again. Pin an exact version to render the same chart every time.'));
   }
   const places = supplied
     .filter((d) => d.how !== 'disabled')
@@ -117,7 +117,7 @@ export function planDependencyRender(cache: SourceCache, chartDir: string, chart
       const outputNotes = [...untemplated].map(([dependency, left]) => {
         const names = left.map((r) => `${r.kind} ${r.name}`).join(', ');
         const one = left.length === 1;
-        return dependencyNote(cache, 'bundled-untemplated', `chart ${chartName}: ${names} still ${one ? 'holds' : 'hold'} template expressions that ${dependency.dependency.name} ${dependency.dependency.version ?? ''} evaluates but pvlint's bundled ${dependency.bundled!.version} does not, so ${one ? 'it is' : 'they are'} not linted`.replace('  ', ' '), dependencyEntry(cache, { declaredIn: dependency.declaredIn, index: dependency.dependency.index }), environment);
+        return dependencyNote('bundled-untemplated', `chart ${chartName}: ${names} still ${one ? 'holds' : 'hold'} template expressions that ${dependency.dependency.name} ${dependency.dependency.version ?? ''} evaluates but pvlint's bundled ${dependency.bundled!.version} does not, so ${one ? 'it is' : 'they are'} not linted`.replace('  ', ' '), dependencyEntry(cache, { declaredIn: dependency.declaredIn, index: dependency.dependency.index }), environment);
       });
       return { resources: kept, notes: outputNotes };
     },
