@@ -33,8 +33,9 @@ import { HELM_RELEASE_INPUT_KINDS, VALUES_SOURCE_KINDS, type NotInterpretedRelea
 import { expandScopes } from './render/helm-release/expand-scopes.js';
 import { SourceCache } from './render/source-cache.js';
 import type { RemovedObject } from './model/removed-objects.js';
-import type { Finding, Region, Resource, SourceFile } from './types.js';
+import type { Finding, FindingSubject, RawFinding, Region, Resource, SourceFile } from './types.js';
 import { appendAll } from './engine/append.js';
+import { LocateStage } from './locate/locate-stage.js';
 import { overNodeBudget, remainingNodes, type NodeBudget } from './load/node-budget.js';
 
 export interface LintOptions {
@@ -108,7 +109,7 @@ export interface LintOptions {
    * Extra findings for an environment, computed from its model before suppressions apply (`--base` adds the change
    * rules' findings here); they are suppressed and merged like rule findings.
    */
-  scopeFindings?: (model: StorageModel, kind: ScopeSummary['kind']) => Finding[] | Promise<Finding[]>;
+  scopeFindings?: (model: StorageModel, kind: ScopeSummary['kind']) => RawFinding[] | Promise<RawFinding[]>;
   /** Clusters declared by hand and which repoURLs are this repository (the configuration's `clusters:` and `gitops:`). */
   gitops?: GitopsOptions;
   /** The directory finding paths are relative to; default: the git repository around `cwd`, else `cwd`. */
@@ -148,6 +149,8 @@ export interface LintedScope {
   kind: ScopeSummary['kind'];
   model: StorageModel;
   findings: readonly Finding[];
+  /** The objects each of `findings` is about (by identity: the graph places findings on them). */
+  subjectOf: (finding: Finding) => FindingSubject | undefined;
 }
 
 export interface ScopeSummary {
@@ -275,12 +278,14 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const plan = rulePlan && { parse: parse!, defer: new Set([...(rulePlan.defer ?? []), ...VALUES_SOURCE_KINDS.filter((kind) => !parse!.has(kind))]) };
   const renderKinds = plan && planKinds(plan);
   const lintCache = options.cacheLocation === undefined ? undefined : LintCache.open(path.resolve(cwd, options.cacheLocation), cacheContext(plan, limits));
+  // Findings are placed by the resource's origin; the stages before the rules that must name a place use it too.
+  const locating = new LocateStage({ positions: lintCache?.positions });
   // Discovery first, for every argument: the Kustomize roots and charts it finds render (child processes) while the
   // loose manifests are read and parsed below. Findings keep their order: each argument's, then the renders'.
   const inputs = await discoverInputs({ paths: options.paths, cwd, root, cache, ignore: options.ignore, followSymlinks: options.followSymlinks, maxFiles: limits.maxFiles, allowEmpty: options.allowEmptyPaths });
   // GitOps clusters first: the roots and files they build are theirs, not environments or loose manifests of their own.
   // Flux and Argo CD paths are relative to the repository each argument belongs to, which need not be the cwd's.
-  const gitops = await gitopsForPaths(cache, options.paths, cwd, root, { ...options, ...options.gitops });
+  const gitops = await gitopsForPaths(cache, options.paths, cwd, root, { ...options, ...options.gitops, locateAt: locating.at });
   gitops.coveredFiles.forEach((file) => seenFiles.add(file));
   // What renders and what is read comes from the one list of environments `--list-environments` prints.
   const environments = enumerateEnvironments(inputs, root, cwd, gitops);
@@ -399,12 +404,12 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     scopes.push({ name: cluster.name, kind: cluster.name.startsWith('argocd:') ? 'argocd' : 'flux', files: originFiles(cluster.resources), resources: cluster.resources, deferred: [], ...(cluster.facts ? { cluster: cluster.facts } : {}), wholeCluster: rendersEverything(cluster) });
   }
   // HelmReleases render in every environment, GitOps clusters included; those that cannot render stay listed.
-  const releases = await expandScopes(cache, scopes, { ...options, limits }, renderKinds && { parse: renderKinds });
+  const releases = await expandScopes(cache, scopes, { ...options, limits, locateAt: locating.at }, renderKinds && { parse: renderKinds });
   findings.push(...releases.notes);
   const notInterpreted = [...notInterpretedAfterHelm(gitops.clusters.filter((c) => !selected || selected.has(c.name)), scopes, releases.notInterpreted), ...chartsNotRendered];
   for (const s of scopes) if (s.wholeCluster !== undefined) s.wholeCluster = !notInterpreted.some((entry) => entry.environment === s.name && (entry.chart || entry.kind === 'HelmRelease'));
   // Classes a claim needs that another environment defines are assumed to exist, and said so.
-  const clusterWide = borrowClusterWide(scopes, new Set((options.cluster?.storageClasses ?? []).map((c) => c.name)));
+  const clusterWide = borrowClusterWide(scopes, new Set((options.cluster?.storageClasses ?? []).map((c) => c.name)), locating.at);
   const notInterpretedAll = [...notInterpreted, ...[...clusterWide.values()].flatMap((b) => b.assumptions)];
   const base = path.resolve(cwd, options.suppressionBase ?? '.');
   const suppressor = new Suppressor(options.suppressions ?? [], {
@@ -444,10 +449,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     }
     const result = runRules(model, settings);
     const extra = options.scopeFindings ? await options.scopeFindings(model, s.kind) : [];
-    const split = suppressor.applyScope(model, appendAll(appendAll([...shaped.findings], result.findings), extra));
-    appendAll(appendAll(findings, split.kept), result.crashes);
+    const split = suppressor.applyScope(model, appendAll(appendAll([...shaped.findings], result.findings), extra), locating);
+    appendAll(appendAll(findings, split.kept), locating.findings(result.crashes));
     appendAll(suppressed, split.suppressed);
-    options.onScope?.({ name: s.name, kind: s.kind, model, findings: split.kept });
+    options.onScope?.({ name: s.name, kind: s.kind, model, findings: split.kept, subjectOf: locating.subjectOf });
   }
   appendAll(findings, suppressor.unused());
   const cacheWriteError = lintCache?.save();

@@ -69,9 +69,33 @@ export interface Resource {
   /** The YAML node of the object (for `kind: List` items, the item node). */
   readonly node: YamlNode;
   origin?: RenderOrigin;
-  /** Set by renderers whose output lines are not the lines a user edits. */
-  locate?: (path: JsonPath) => Located;
+  /**
+   * Where the fields of a resource whose lines are not the lines a user edits are written, as the stage that made
+   * it recorded it (rendered, substituted, declared in the configuration); the locate stage reads it by `kind`.
+   * Absent: the resource's own node in its own file.
+   */
+  sourceOrigin?: Origin;
 }
+
+/** What a renderer records for the locate stage: the kind of origin, and what that kind's locator needs. */
+export interface Origin {
+  readonly kind: string;
+}
+
+/** A (resource, path) to be turned into a place in the repository by the locate stage. */
+export interface Position {
+  resource: Resource;
+  path: JsonPath;
+}
+
+/** Remembers where paths of one resource are (`--cache`: positions found in an earlier run, without parsing). */
+export interface PositionMemo {
+  get(path: JsonPath): Located | undefined;
+  set(path: JsonPath, located: Located): void;
+}
+
+/** Locates a path inside a resource: what stages before the locate stage are handed when they must name a place. */
+export type LocateAt = (resource: Resource, path: JsonPath) => Located;
 
 export interface ResourceRef {
   apiVersion: string;
@@ -85,7 +109,17 @@ export interface RelatedLocation {
   location: SourceLocation;
 }
 
-export interface Finding {
+/** Another object a raw finding points at. */
+export interface RawRelated {
+  resource: Resource;
+  path: JsonPath;
+  message: string;
+  /** The message once the place is known (a change rule says when the place is in the base tree only). */
+  describe?: (location: SourceLocation) => string;
+}
+
+/** What a finding says, before and after it is located. */
+export interface FindingText {
   ruleId: string;
   severity: Severity;
   messageId: string;
@@ -93,6 +127,23 @@ export interface Finding {
   data: Record<string, unknown>;
   /** The rule's fix text; empty for diagnostics that have none. */
   fix: string;
+}
+
+/**
+ * A finding as the engine emits it: about a resource and a path, not yet a place. The locate stage turns it into a
+ * `Finding`.
+ */
+export interface RawFinding extends FindingText {
+  /** The object the finding is about (its identity is what suppressions and the graph match), and the field. */
+  resource?: Resource;
+  path?: JsonPath;
+  related: RawRelated[];
+  environments: string[];
+  /** Where to point when the finding is about no resource (a crashed rule: the object it was reading). */
+  anchor?: Position;
+}
+
+export interface Finding extends FindingText {
   location: SourceLocation;
   related: RelatedLocation[];
   resource?: ResourceRef;
@@ -103,6 +154,12 @@ export interface Finding {
   note?: string;
   /** Set on the findings of `LintResult.suppressed`: what suppressed the finding and why. */
   suppression?: Suppression;
+}
+
+/** The objects a located finding is about: its resource, and for each of its related locations the object there. */
+export interface FindingSubject {
+  resource?: Resource;
+  related: readonly (Resource | undefined)[];
 }
 
 /** A finding accepted on purpose: by a `pvlint.dev/ignore` annotation on its resource, or a config `suppress` entry. */

@@ -9,8 +9,7 @@ import type { Limits } from '../load/limits.js';
 import { parseResources, type KindPlan, type ParsedFile } from '../load/parse-resources.js';
 import { fromRecord, toRecord, type ParseRecord } from '../load/parse-record.js';
 import { markShapeClean } from '../engine/shape-check.js';
-import { setPositionMemo, type PositionMemo } from '../locate/locate.js';
-import type { Region, Resource, SourceFile } from '../types.js';
+import type { PositionMemo, Region, Resource, SourceFile } from '../types.js';
 import { contentHash, type LintCache } from './lint-cache.js';
 
 /**
@@ -20,7 +19,7 @@ import { contentHash, type LintCache } from './lint-cache.js';
 export function parserStamp(): string {
   const modules = [
     '../load/parse-resources.js', '../load/parse-record.js', '../load/yaml-stream.js', '../load/document-scan.js', './cached-parse.js', '../render/kustomize-render.js',
-    '../locate/locate-node.js', '../engine/shape-check.js', '../../../schemas/resources',
+    '../load/locate-node.js', '../engine/shape-check.js', '../../../schemas/resources',
   ];
   const stamps: string[] = [];
   const stamp = (file: string) => {
@@ -145,7 +144,7 @@ function withMemo(file: SourceFile, key: string, parsed: ParsedFile, cache: Lint
   const memo = new FileMemo(cache, key);
   parsed.resources.forEach((resource, index) => {
     SLOTS.set(resource, { memo, index });
-    setPositionMemo(resource, memo.memoFor(file, index));
+    cache.positions.set(resource, memo.memoFor(file, index));
     if (memo.shapeClean[index] === true) markShapeClean(resource);
   });
   return parsed;

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { cacheKey, sign, verified } from './cache-key.js';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import type { PositionMemo, Resource } from '../types.js';
 
 const FORMAT = 2;
 const FILE_NAME = 'cache.bin';
@@ -37,6 +38,8 @@ export class LintCache {
   /** Parsed files and renders found in the cache, and not found, in this run. */
   hits = 0;
   misses = 0;
+  /** Where paths are in the objects this run read through the cache (filled by cached-parse, read by the locate stage). */
+  readonly positions = new WeakMap<Resource, PositionMemo>();
 
   private constructor(
     readonly directory: string,

@@ -3,7 +3,7 @@
 // an `anyOf` or `if/then` says what it wants once instead of once per branch.
 import { isMap, type Document, type Node as YamlNode } from 'yaml';
 import type { ErrorObject } from 'ajv';
-import { locateInNode } from '../locate/locate-node.js';
+import { locateInNode } from '../load/locate-node.js';
 import type { JsonPath, SourceFile } from '../types.js';
 import { ownEntry } from '../engine/own-entry.js';
 import { editDistance } from '../model/edit-distance.js';

@@ -10,7 +10,7 @@ import type { RuleSetting } from '../engine/run-rules.js';
 import type { SuppressionEntry } from '../engine/suppress.js';
 import type { HelmChartSettings } from '../lint.js';
 import { findRepoRoot, UsageError } from '../load/discover.js';
-import { locateInNode } from '../locate/locate-node.js';
+import { locateInNode } from '../load/locate-node.js';
 import { makeSourceFile, toDisplayPath } from '../load/source-file.js';
 import type { GitopsOptions } from '../gitops/gitops-options.js';
 import type { ClusterFacts, DriverOverride, FactSource } from '../model/cluster-facts.js';

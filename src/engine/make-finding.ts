@@ -1,7 +1,7 @@
-// Turns a rule's report (a resource and a JSON path) into a located finding, and a rule's exception into a
-// pvlint/rule-crash diagnostic: one construction for per-environment rules and change rules alike.
-import { locate } from '../locate/locate.js';
-import type { Finding, JsonPath, MessageMap, RelatedLocation, Resource, Severity, SourceLocation } from '../types.js';
+// Turns a rule's report (a resource and a JSON path) into a raw finding, and a rule's exception into a
+// pvlint/rule-crash diagnostic: one construction for per-environment rules and change rules alike. Where either is
+// written in the repository is the locate stage's business.
+import type { JsonPath, MessageMap, RawFinding, RawRelated, Resource, Severity, SourceLocation } from '../types.js';
 
 interface ReportingRule {
   id: string;
@@ -24,25 +24,16 @@ export interface SeveritySetting {
   severityOverridden: boolean;
 }
 
-function resourceRef(resource: Resource) {
-  return { apiVersion: resource.apiVersion, kind: resource.kind, namespace: resource.namespace, name: resource.name };
-}
+/** How a related object's message reads once its place is known (change rules name the base tree). */
+export type RelatedMessage = (other: { resource: Resource; message: string }) => ((location: SourceLocation) => string) | undefined;
 
-export function findingFromReport(
-  rule: ReportingRule,
-  setting: SeveritySetting,
-  descriptor: ReportedFinding,
-  scope: string,
-  relatedMessage: (other: { resource: Resource; message: string }, location: SourceLocation) => string = (other) => other.message,
-): Finding {
+export function findingFromReport(rule: ReportingRule, setting: SeveritySetting, descriptor: ReportedFinding, scope: string, relatedMessage?: RelatedMessage): RawFinding {
   const render = rule.meta.messages[descriptor.messageId as string];
   if (!render) throw new Error(`unknown messageId ${String(descriptor.messageId)}`);
-  const located = locate(descriptor.resource, descriptor.path);
-  const related: RelatedLocation[] = [...(located.related ?? [])];
-  for (const other of descriptor.related ?? []) {
-    const location = locate(other.resource, other.path).location;
-    related.push({ message: relatedMessage(other, location), location });
-  }
+  const related = (descriptor.related ?? []).map((other): RawRelated => {
+    const describe = relatedMessage?.(other);
+    return { resource: other.resource, path: other.path, message: other.message, ...(describe ? { describe } : {}) };
+  });
   return {
     ruleId: rule.id,
     severity: setting.severityOverridden ? setting.severity : descriptor.severity ?? setting.severity,
@@ -50,20 +41,17 @@ export function findingFromReport(
     message: render(descriptor.data),
     data: (descriptor.data ?? {}) as Record<string, unknown>,
     fix: descriptor.fix ?? rule.meta.fix,
-    location: located.location,
-    related,
-    resource: resourceRef(descriptor.resource),
+    resource: descriptor.resource,
     path: descriptor.path,
+    related,
     environments: [scope],
-    ...(located.note ? { note: located.note } : {}),
   };
 }
 
 /** The diagnostic for a rule that threw, at the resource it was reporting on (else the scope's first resource). */
-export function crashFinding(ruleId: string, error: unknown, current: Resource | undefined, fallback: Resource | undefined, scope: string): Finding {
+export function crashFinding(ruleId: string, error: unknown, current: Resource | undefined, fallback: Resource | undefined, scope: string): RawFinding {
   const where = current ? ` on ${current.kind} ${current.name}` : '';
   const anchor = current ?? fallback;
-  const location = anchor ? locate(anchor, []).location : { file: '<unknown>', region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } };
   return {
     ruleId: 'pvlint/rule-crash',
     severity: 'error',
@@ -71,8 +59,8 @@ export function crashFinding(ruleId: string, error: unknown, current: Resource |
     message: `rule ${ruleId} crashed${where}: ${(error as Error)?.message ?? String(error)}`,
     data: { rule: ruleId },
     fix: 'This is a bug in the rule; please report it with the manifest that triggers it.',
-    location,
     related: [],
     environments: [scope],
+    ...(anchor ? { anchor: { resource: anchor, path: [] } } : {}),
   };
 }

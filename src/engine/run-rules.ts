@@ -1,10 +1,10 @@
-// Runs every enabled rule once over a scope's model and turns reports into located findings.
+// Runs every enabled rule once over a scope's model and turns reports into raw findings (the locate stage places them).
 // A rule that throws becomes a diagnostic naming the rule; the other rules still run.
 import { withDriverOverrides } from '../model/provisioners.js';
 import type { StorageModel } from '../model/storage-model.js';
 import { crashFinding, findingFromReport } from './make-finding.js';
 import { isShapeRejected } from './shape-check.js';
-import type { Finding, ReportDescriptor, Resource, RuleModule, Severity } from '../types.js';
+import type { RawFinding, ReportDescriptor, Resource, RuleModule, Severity } from '../types.js';
 
 export interface RuleSetting {
   rule: RuleModule;
@@ -15,8 +15,8 @@ export interface RuleSetting {
 }
 
 export interface RuleRunResult {
-  findings: Finding[];
-  crashes: Finding[];
+  findings: RawFinding[];
+  crashes: RawFinding[];
 }
 
 export function runRules(model: StorageModel, settings: readonly RuleSetting[]): RuleRunResult {
@@ -25,8 +25,8 @@ export function runRules(model: StorageModel, settings: readonly RuleSetting[]):
 }
 
 function runAll(model: StorageModel, settings: readonly RuleSetting[]): RuleRunResult {
-  const findings: Finding[] = [];
-  const crashes: Finding[] = [];
+  const findings: RawFinding[] = [];
+  const crashes: RawFinding[] = [];
   for (const setting of settings) {
     const { rule } = setting;
     if (rule.meta.kinds.length > 0 && !rule.meta.kinds.some((kind) => model.hasKind(kind))) continue;

@@ -11,10 +11,9 @@
 // in boolean fields are read as booleans, as kubectl's YAML reader does. A storage size without a unit
 // (`storage: 10`, ten bytes) is a note and changes nothing.
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { locate } from '../locate/locate.js';
 import { isPlaceholder } from '../model/placeholder.js';
 import { unitlessBytes } from './unitless-bytes.js';
-import type { Finding, JsonPath, Resource, Severity } from '../types.js';
+import type { JsonPath, RawFinding, Resource, Severity } from '../types.js';
 import { ownEntry } from './own-entry.js';
 
 export const SHAPE_RULE_ID = 'pvlint/shape';
@@ -218,7 +217,7 @@ function setAt(object: any, path: JsonPath, value: unknown, remove: boolean): vo
 export interface ShapeResult {
   /** The resources as rules should see them: sanitised copies where a field had the wrong type. */
   resources: Resource[];
-  findings: Finding[];
+  findings: RawFinding[];
   /** The resources given that have no shape problem at all. */
   clean: Set<Resource>;
 }
@@ -232,7 +231,7 @@ export async function checkShapes(resources: readonly Resource[], scope: string)
   if (!resources.some(needsCheck)) return { resources: [...resources], findings: [], clean: new Set(resources) };
   validators ??= loadValidators();
   const validatorFor = await validators;
-  const findings: Finding[] = [];
+  const findings: RawFinding[] = [];
   const out: Resource[] = [];
   const clean = new Set<Resource>();
   for (const resource of resources) {
@@ -270,7 +269,6 @@ export async function checkShapes(resources: readonly Resource[], scope: string)
     const shown = issues.slice(0, MAX_PER_OBJECT);
     shown.forEach((issue, i) => {
       const more = i === shown.length - 1 && issues.length > shown.length ? ` (${issues.length - shown.length} more shape problems in this object)` : '';
-      const located = locate(resource, issue.path);
       findings.push({
         ruleId: SHAPE_RULE_ID,
         severity: issue.severity,
@@ -278,12 +276,11 @@ export async function checkShapes(resources: readonly Resource[], scope: string)
         message: issue.message + more,
         data: { field: dottedPath(issue.path) },
         fix: issue.messageId === 'unitlessStorage' ? 'Add the unit you mean (Gi, Mi, G, M) to the size.' : SHAPE_FIX,
-        location: located.location,
-        related: located.related ?? [],
-        resource: { apiVersion: resource.apiVersion, kind: resource.kind, namespace: resource.namespace, name: resource.name },
+        // The object the model holds (without the fields it cannot decode): what suppressions and the graph match.
+        resource: seen,
         path: issue.path,
+        related: [],
         environments: [scope],
-        ...(located.note ? { note: located.note } : {}),
       });
     });
   }

@@ -1,13 +1,13 @@
 // Suppressions, applied after the rules: a `pvlint.dev/ignore: "<rule>[,<rule>]"` (or `all`) annotation on the
-// resource a finding is about, with `pvlint.dev/ignore-reason`; and the configuration's `suppress` entries, by rule
-// and resource (kind/namespace/name globs) and/or path globs, each with a reason. Suppressed findings are kept
+// resource a finding is about (the very object the rule reported on), with `pvlint.dev/ignore-reason`; and the
+// configuration's `suppress` entries, by rule and resource (kind/namespace/name globs) and/or path globs (matched
+// against the file the finding is located in), each with a reason. Suppressed findings are kept
 // aside (counted and listed on request, never in SARIF); a suppression that suppressed nothing becomes a note, so
 // stale ones get cleaned up. pvlint's own fatal diagnostics are never suppressed.
 import path from 'node:path';
 import { globMatch } from '../config/glob.js';
-import { locate } from '../locate/locate.js';
 import type { StorageModel } from '../model/storage-model.js';
-import type { Finding, Resource, SourceLocation, Suppression } from '../types.js';
+import type { Finding, LocateAt, RawFinding, Resource, SourceLocation, Suppression } from '../types.js';
 import { diagnostic, FATAL_DIAGNOSTICS } from './diagnostic.js';
 
 export const IGNORE_ANNOTATION = 'pvlint.dev/ignore';
@@ -51,7 +51,11 @@ interface AnnotationHit {
   record: AnnotationRecord;
 }
 
-const resourceKey = (kind: string, namespace: string | undefined, name: string) => `${kind}\u0000${namespace ?? ''}\u0000${name}`;
+/** The run's locate stage, as suppressions use it: annotations are placed, findings are located before path globs. */
+export interface Placing {
+  at: LocateAt;
+  finding(raw: RawFinding): Finding;
+}
 
 function annotationIds(value: unknown): string[] {
   if (typeof value !== 'string') return [];
@@ -74,17 +78,16 @@ export class Suppressor {
     this.used = entries.map(() => false);
   }
 
-  /** Splits one scope's rule findings into kept and suppressed, by annotations on the scope's resources and config entries. */
-  applyScope(model: StorageModel, findings: readonly Finding[]): { kept: Finding[]; suppressed: Finding[] } {
-    const byResource = new Map<string, Resource[]>();
+  /**
+   * Splits one scope's raw findings into kept and suppressed, located: annotations on the resource a finding is about
+   * first, then config entries (whose `paths` need the located file).
+   */
+  applyScope(model: StorageModel, findings: readonly RawFinding[], placing: Placing): { kept: Finding[]; suppressed: Finding[] } {
     const hits = new Map<Resource, AnnotationHit>();
     for (const resource of model.resources) {
-      const list = byResource.get(resourceKey(resource.kind, resource.namespace, resource.name));
-      if (list) list.push(resource);
-      else byResource.set(resourceKey(resource.kind, resource.namespace, resource.name), [resource]);
       const annotations = resource.object?.metadata?.annotations;
       if (!annotations || typeof annotations !== 'object' || annotations[IGNORE_ANNOTATION] === undefined) continue;
-      const location = locate(resource, ['metadata', 'annotations', IGNORE_ANNOTATION]).location;
+      const location = placing.at(resource, ['metadata', 'annotations', IGNORE_ANNOTATION]).location;
       const key = locationKey(location);
       let record = this.annotations.get(key);
       if (!record) {
@@ -95,19 +98,12 @@ export class Suppressor {
       const reason = annotations[REASON_ANNOTATION];
       hits.set(resource, { ids: record.ids, reason: typeof reason === 'string' ? reason : '', record });
     }
-    const resourceOf = (finding: Finding): Resource | undefined => {
-      const ref = finding.resource;
-      if (!ref) return undefined;
-      const candidates = byResource.get(resourceKey(ref.kind, ref.namespace, ref.name)) ?? [];
-      if (candidates.length <= 1) return candidates[0];
-      // The same kind/namespace/name written twice in one scope: the definition in the finding's file.
-      return candidates.find((r) => (r.origin?.file ?? r.file).path === finding.location.file) ?? candidates[0];
-    };
     const kept: Finding[] = [];
     const suppressed: Finding[] = [];
-    for (const finding of findings) {
-      const resource = resourceOf(finding);
-      const suppression = this.byAnnotation(finding, resource ? hits.get(resource) : undefined) ?? this.byEntry(finding, resource, model);
+    for (const raw of findings) {
+      const byAnnotation = this.byAnnotation(raw, raw.resource ? hits.get(raw.resource) : undefined);
+      const finding = placing.finding(raw);
+      const suppression = byAnnotation ?? this.byEntry(finding, raw.resource, model);
       if (suppression) suppressed.push({ ...finding, suppression });
       else kept.push(finding);
     }
@@ -126,7 +122,7 @@ export class Suppressor {
     return { kept, suppressed };
   }
 
-  private byAnnotation(finding: Finding, hit: AnnotationHit | undefined): Suppression | undefined {
+  private byAnnotation(finding: RawFinding, hit: AnnotationHit | undefined): Suppression | undefined {
     if (!hit || FATAL_DIAGNOSTICS.has(finding.ruleId)) return undefined;
     const id = hit.ids.includes(finding.ruleId) ? finding.ruleId : hit.ids.includes('all') ? 'all' : undefined;
     if (!id) return undefined;

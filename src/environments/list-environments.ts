@@ -10,6 +10,7 @@ import { discoverInputs } from './discover-inputs.js';
 import { gitopsForPaths } from '../gitops/gitops-environments.js';
 import { BuildReach } from '../gitops/flux-entries.js';
 import type { GitopsOptions } from '../gitops/gitops-options.js';
+import { LocateStage } from '../locate/locate-stage.js';
 import { enumerateEnvironments, type EnvironmentKind } from './environments.js';
 
 export interface ListedEnvironment {
@@ -62,7 +63,7 @@ export async function listEnvironments(options: ListOptions): Promise<ListedEnvi
   // Listing is not linting: an argument with nothing in it is listed (empty), not refused.
   const inputs = await discoverInputs({ ...options, root, cache, maxFiles: resolveLimits(options.limits).maxFiles, allowEmpty: true });
   // A GitOps cluster is known once its Kustomizations or Applications are followed, which builds them.
-  const gitops = await gitopsForPaths(cache, options.paths, options.cwd, root, { ...options, ...options.gitops });
+  const gitops = await gitopsForPaths(cache, options.paths, options.cwd, root, { ...options, ...options.gitops, locateAt: new LocateStage().at });
   // The local files a Kustomize build reads, following the kustomizations it includes.
   const reach = new BuildReach(cache);
   const clusterFiles = new Map(gitops.clusters.map((c) => [c.name, new Set(c.resources.map((r) => r.origin?.file?.absPath ?? r.file.absPath))]));

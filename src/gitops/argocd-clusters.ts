@@ -4,12 +4,11 @@
 // its Application's destination cluster. What is not followed is named with the reason.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { locate } from '../locate/locate.js';
-import { deriveResource, resourceId } from '../load/parse-resources.js';
+import { deriveResource, derivedFrom, resourceId } from '../load/parse-resources.js';
 import { CLUSTER_SCOPED } from '../model/storage-model.js';
 import { mapPool } from '../render/pool.js';
 import type { SourceCache } from '../render/source-cache.js';
-import type { Finding, Resource } from '../types.js';
+import type { Finding, LocateAt, Resource } from '../types.js';
 import { appendAll } from '../engine/append.js';
 import { expandApplicationSet } from './argocd-generators.js';
 import { helmInputs, renderSource, sourceType, type ArgoRenderSettings } from './argocd-source.js';
@@ -55,13 +54,15 @@ function withDestinationNamespace(resource: Resource, app: any): Resource {
   const namespace = app?.spec?.destination?.namespace;
   if (resource.namespace !== undefined || typeof namespace !== 'string' || namespace === '' || CLUSTER_SCOPED.has(resource.kind)) return resource;
   const object = { ...resource.object, metadata: { ...(resource.object?.metadata ?? {}), namespace } };
-  return deriveResource(resource, { object, namespace, id: resourceId(resource.kind, namespace, resource.name), locate: (p) => locate(resource, p) });
+  return deriveResource(resource, { object, namespace, id: resourceId(resource.kind, namespace, resource.name), sourceOrigin: derivedFrom(resource) });
 }
 
 export interface ArgoSettings extends ArgoRenderSettings {
   concurrency: number;
   /** Normalized repoURLs that mean this repository (configured, or inferred). */
   homeUrls: Set<string>;
+  /** Places what is not interpreted (the run's locate stage). */
+  locateAt: LocateAt;
 }
 
 /**
@@ -96,7 +97,7 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
     return cluster;
   };
   const placeOf = (r: Resource) => {
-    const at = locate(r, ['kind']).location;
+    const at = settings.locateAt(r, ['kind']).location;
     return { file: at.file, line: at.region.startLine };
   };
   // Entries: objects whose file no local source of another object reads.

@@ -1,9 +1,8 @@
 // Cluster-wide objects defined in another environment: a claim's StorageClass (or a snapshot's
 // VolumeSnapshotClass) that is not in the claim's environment but is defined elsewhere in the repository is
 // used for the capability checks as a stated assumption, located at its definition with a note saying so.
-import { locate } from '../locate/locate.js';
-import { deriveResource } from '../load/parse-resources.js';
-import type { Resource } from '../types.js';
+import { deriveResource, derivedFrom } from '../load/parse-resources.js';
+import type { LocateAt, Resource } from '../types.js';
 import type { NotInterpreted } from './not-interpreted.js';
 
 interface ScopeLike {
@@ -37,7 +36,7 @@ function behaviour(resource: Resource): string {
  * repository provides (several that disagree: none is assumed), and the assumption stated as an entry.
  * `declared` are the classes the configuration declares as cluster facts: they win.
  */
-export function borrowClusterWide(scopes: readonly ScopeLike[], declared: ReadonlySet<string>): Map<string, { resources: Resource[]; assumptions: NotInterpreted[] }> {
+export function borrowClusterWide(scopes: readonly ScopeLike[], declared: ReadonlySet<string>, locate: LocateAt): Map<string, { resources: Resource[]; assumptions: NotInterpreted[] }> {
   const borrowed = new Map<string, { resources: Resource[]; assumptions: NotInterpreted[] }>();
   for (const kind of Object.keys(REFERENCES)) {
     const definitions = new Map<string, { resource: Resource; scope: string }[]>();
@@ -59,7 +58,7 @@ export function borrowClusterWide(scopes: readonly ScopeLike[], declared: Readon
         const source = found[0].resource;
         const where = locate(source, ['metadata', 'name']).location;
         const why = `${kind} "${name}" is defined in ${where.file}, which no environment containing this object includes (it is in ${found.map((d) => d.scope).join(', ')}); assumed to exist in this cluster`;
-        const assumed = deriveResource(source, { locate: (p) => ({ ...locate(source, p), note: why }) });
+        const assumed = deriveResource(source, { sourceOrigin: derivedFrom(source, why) });
         const entry = borrowed.get(scope.name) ?? { resources: [], assumptions: [] };
         entry.resources.push(assumed);
         entry.assumptions.push({ environment: scope.name, file: where.file, line: where.region.startLine, kind, name, reason: `assumption: ${why}` });

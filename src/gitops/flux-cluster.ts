@@ -4,15 +4,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic } from '../engine/diagnostic.js';
-import { locate } from '../locate/locate.js';
-import { deriveResource } from '../load/parse-resources.js';
+import { deriveResource, derivedFrom } from '../load/parse-resources.js';
 import type { Limits } from '../load/limits.js';
 import { renderKustomization } from '../render/kustomize-render.js';
 import { mapPool } from '../render/pool.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
 import type { ClusterFacts } from '../model/cluster-facts.js';
-import type { Finding, Resource } from '../types.js';
+import type { Finding, LocateAt, Resource } from '../types.js';
 import { buildSpecOf, fluxWrapperText, planFluxBuild, type FluxBuildPlan } from './flux-build.js';
 import { fluxPath, isFluxKustomization, type FluxEntry } from './flux-entries.js';
 import { loadVariables, type ObjectLookup } from './flux-variables.js';
@@ -28,6 +27,8 @@ export interface FluxBuildSettings {
   memo: Map<string, Promise<RenderedScope>>;
   /** Counts kustomize runs (measured in the closing note of the GitOps work, and by tests). */
   stats: { renders: number };
+  /** Places what is not interpreted and build problems (the run's locate stage). */
+  locateAt: LocateAt;
 }
 
 export interface FluxCluster {
@@ -55,7 +56,7 @@ const STORAGE_KINDS = new Set(['PersistentVolumeClaim', 'PersistentVolume', 'Sto
 const STORAGE_PATH = new Set(['volumes', 'volumeClaimTemplates', 'volumeMounts', 'persistentVolumeClaim', 'storageClassName']);
 
 /** Where an object is written in the repository (its source file, not the rendered stream). */
-function placeOf(resource: Resource): { file: string; line?: number } {
+function placeOf(resource: Resource, locate: LocateAt): { file: string; line?: number } {
   try {
     const at = locate(resource, ['kind']).location;
     return { file: at.file, line: at.region.startLine };
@@ -114,7 +115,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
     return homeUrl;
   };
   const skip = (r: Resource, reason: string, extra: Partial<NotInterpreted> = {}) =>
-    cluster.notInterpreted.push({ environment: name, ...placeOf(r), kind: r.kind, name: r.namespace ? `${r.namespace}/${r.name}` : r.name, reason, key: identity(r), ...extra });
+    cluster.notInterpreted.push({ environment: name, ...placeOf(r, settings.locateAt), kind: r.kind, name: r.namespace ? `${r.namespace}/${r.name}` : r.name, reason, key: identity(r), ...extra });
   const lookup: ObjectLookup = (kind, namespace, objectName) => {
     const matches = cluster.resources.filter((r) => r.kind === kind && r.name === objectName);
     return matches.find((r) => (r.namespace ?? namespace) === namespace) ?? repositoryLookup(kind, namespace, objectName);
@@ -217,7 +218,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
         return;
       }
       for (const d of output.diagnostics) {
-        const at = step.kustomization ? locate(step.kustomization, ['spec', 'path']).location : d.location;
+        const at = step.kustomization ? settings.locateAt(step.kustomization, ['spec', 'path']).location : d.location;
         cluster.diagnostics.push({ ...d, location: at, environments: [name], related: [...d.related, ...(step.kustomization ? [{ message: `the directory it builds: ${cache.displayPath(step.dir)}`, location: d.location }] : [])] });
       }
       if (output.diagnostics.length > 0 && output.resources.length === 0) {
@@ -237,7 +238,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
           for (const unresolved of result.unresolved) {
             const storage = STORAGE_KINDS.has(resource.kind) || unresolved.path.some((segment) => typeof segment === 'string' && STORAGE_PATH.has(segment));
             if (!storage) continue;
-            const at = locate(rendered, unresolved.path).location;
+            const at = settings.locateAt(rendered, unresolved.path).location;
             cluster.notInterpreted.push({
               environment: name,
               file: at.file,
@@ -279,5 +280,5 @@ function withCommonMetadata(resource: Resource, common: any): Resource {
   const object = { ...resource.object, metadata: { ...(resource.object?.metadata ?? {}) } };
   if (labels) object.metadata.labels = { ...(object.metadata.labels ?? {}), ...labels };
   if (annotations) object.metadata.annotations = { ...(object.metadata.annotations ?? {}), ...annotations };
-  return deriveResource(resource, { object, locate: (p) => locate(resource, p) });
+  return deriveResource(resource, { object, sourceOrigin: derivedFrom(resource) });
 }

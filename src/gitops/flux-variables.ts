@@ -1,13 +1,12 @@
 // The variables of one Flux Kustomization's `postBuild` (kustomize-controller `LoadVariables`): each
 // `substituteFrom` ConfigMap/Secret in order (later ones win), then the inline `substitute` map over all of them.
 // Each variable keeps where it is defined, so a finding on a substituted value can point at that line.
-import { locate } from '../locate/locate.js';
 import { VARIABLE_NAME } from './envsubst.js';
-import type { Located, Resource } from '../types.js';
+import type { Position, Resource } from '../types.js';
 
 export interface VariableSource {
   /** Where the variable's value is written (the `substitute:` entry or the ConfigMap/Secret data key). */
-  definedAt: () => Located;
+  definedAt: Position;
   /** Describes the source in messages: `substitute` or `ConfigMap flux-system/cluster-settings`. */
   label: string;
 }
@@ -65,7 +64,7 @@ export function loadVariables(kustomization: Resource, lookup: ObjectLookup): Lo
         if (!VARIABLE_NAME.test(key)) continue;
         const text = encrypted ? undefined : field === 'data' && kind === 'Secret' ? decodeBase64(raw) : typeof raw === 'string' ? raw : raw == null ? undefined : String(raw);
         values.set(key, text === undefined ? undefined : oneLine(text));
-        sources.set(key, { label, definedAt: () => locate(object, [field, key]) });
+        sources.set(key, { label, definedAt: { resource: object, path: [field, key] } });
       }
     }
   }
@@ -74,7 +73,7 @@ export function loadVariables(kustomization: Resource, lookup: ObjectLookup): Lo
     for (const [key, raw] of Object.entries(inline)) {
       if (!VARIABLE_NAME.test(key)) continue;
       values.set(key, raw == null ? '' : String(raw));
-      sources.set(key, { label: 'postBuild.substitute', definedAt: () => locate(kustomization, ['spec', 'postBuild', 'substitute', key]) });
+      sources.set(key, { label: 'postBuild.substitute', definedAt: { resource: kustomization, path: ['spec', 'postBuild', 'substitute', key] } });
     }
   }
   return { values, sources, unread };

@@ -13,7 +13,7 @@ import type { ChartMapping } from '../render/helm-release/chart-reference.js';
 import { buildArgoClusters, inferHomeUrls } from './argocd-clusters.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
-import type { Resource } from '../types.js';
+import type { LocateAt, Resource } from '../types.js';
 import { buildFluxCluster, type FluxCluster } from './flux-cluster.js';
 import { BuildReach, findFluxEntries, fluxPath } from './flux-entries.js';
 import { scanGitopsObjects } from './scan-gitops-objects.js';
@@ -38,6 +38,8 @@ export interface GitopsSettings {
   helmChartMappings?: readonly ChartMapping[];
   pullCharts?: boolean;
   bundledCharts?: boolean;
+  /** Places what a cluster could not interpret and its render problems (the run's locate stage). */
+  locateAt: LocateAt;
 }
 
 export interface GitopsOutcome {
@@ -105,7 +107,7 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   const lookup = repositoryObjects(cache, root, settings.ignore ?? []);
   const timeoutMs = settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const clusters: FluxCluster[] = [];
-  const buildSettings = { command, timeoutMs, limits: settings.limits, concurrency, memo, stats };
+  const buildSettings = { command, timeoutMs, limits: settings.limits, concurrency, memo, stats, locateAt: settings.locateAt };
   for (const cluster of declared) {
     // An entry that syncs itself (gotk-sync.yaml) is built with that Kustomization's spec, as when found.
     const starts = cluster.entries.map((dir) => ({ dir, sync: kustomizations.find((k) => fluxPath(root, k.object?.spec?.path) === dir && reach.filesOf(dir).has(k.file.absPath)) }));
@@ -136,6 +138,7 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
         stats,
         concurrency,
         homeUrls: inferHomeUrls(root, argo, settings.repoURLs ?? []),
+        locateAt: settings.locateAt,
       })),
     );
   }

@@ -1,18 +1,25 @@
-// Post-build substitution applied to rendered objects, and the locator of the result: a finding on a value
-// that came from a variable points at the line that defines the variable, with the `${VAR}` placeholder in
-// the source as related location; every other path is located by the object's own (kustomize) locator.
+// Post-build substitution applied to rendered objects, recording for the locate stage which values came from which
+// variables: a finding on such a value points at the line that defines the variable, with the `${VAR}` placeholder
+// in the source as related location; every other path is located as in the object it was substituted in.
 import { parse } from 'yaml';
-import { locate } from '../locate/locate.js';
 import { deriveResource, resourceId } from '../load/parse-resources.js';
 import { substituteString, type Expansion } from './envsubst.js';
 import type { VariableSource } from './flux-variables.js';
-import type { JsonPath, Located, Resource } from '../types.js';
+import type { JsonPath, Origin, Resource } from '../types.js';
 
 export const SUBSTITUTE_MARKER = 'kustomize.toolkit.fluxcd.io/substitute';
 
-interface SubstitutedValue {
+export interface SubstitutedValue {
   path: JsonPath;
   expansions: Expansion[];
+}
+
+/** A resource after Flux's postBuild substitution: where it was before, and which values variables set. */
+export interface SubstitutionSource extends Origin {
+  kind: 'flux-substitution';
+  original: Resource;
+  values: readonly SubstitutedValue[];
+  sources: ReadonlyMap<string, VariableSource>;
 }
 
 export interface SubstitutionResult {
@@ -56,34 +63,6 @@ function substituteTree(value: unknown, variables: ReadonlyMap<string, string | 
   return value;
 }
 
-function startsWith(p: JsonPath, prefix: JsonPath): boolean {
-  return prefix.length <= p.length && prefix.every((segment, i) => segment === p[i]);
-}
-
-function substitutionLocator(original: Resource, values: SubstitutedValue[], sources: ReadonlyMap<string, VariableSource>): (p: JsonPath) => Located {
-  return (p) => {
-    const placeholder = locate(original, p);
-    const value = values.find((v) => startsWith(p, v.path));
-    if (!value) return placeholder;
-    const defined = value.expansions.filter((e) => e.outcome === 'variable' && sources.has(e.variable));
-    if (defined.length === 0) {
-      const defaulted = value.expansions.find((e) => e.outcome === 'default');
-      return defaulted ? { ...placeholder, note: `the value is the default of ${defaulted.text}: no postBuild variable ${defaulted.variable} is set` } : placeholder;
-    }
-    const [first, ...others] = defined;
-    const source = sources.get(first.variable)!;
-    const at = source.definedAt();
-    return {
-      location: at.location,
-      related: [
-        { message: `${first.text} is substituted here (variable from ${source.label})`, location: placeholder.location },
-        ...others.map((e) => ({ message: `${e.text} is defined here (${sources.get(e.variable)!.label})`, location: sources.get(e.variable)!.definedAt().location })),
-      ],
-      ...(at.note ? { note: at.note } : {}),
-    };
-  };
-}
-
 /** The object after substitution, or the same object when nothing in it is substituted. */
 export function substituteResource(resource: Resource, variables: ReadonlyMap<string, string | undefined>, sources: ReadonlyMap<string, VariableSource>): SubstitutionResult {
   if (optedOut(resource.object)) return { resource, unresolved: [] };
@@ -93,12 +72,13 @@ export function substituteResource(resource: Resource, variables: ReadonlyMap<st
   const metadata = object?.metadata ?? {};
   const name = typeof metadata.name === 'string' ? metadata.name : resource.name;
   const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : resource.namespace;
+  const substitution: SubstitutionSource = { kind: 'flux-substitution', original: resource, values: found, sources };
   const derived = deriveResource(resource, {
     object,
     name,
     namespace,
     id: resourceId(resource.kind, namespace, name),
-    locate: substitutionLocator(resource, found, sources),
+    sourceOrigin: substitution,
   });
   const unresolved = found
     .map((v) => ({ path: v.path, variables: v.expansions.filter((e) => e.outcome === 'unresolved').map((e) => e.variable) }))

@@ -8,7 +8,7 @@ import { volumeNamed, type PodVolumeRef } from '../model/mounts.js';
 import { getPath, type PodTemplate } from '../model/pod-templates.js';
 import { isDefaultClass, type StorageModel } from '../model/storage-model.js';
 import { claimOfVolume } from '../model/volume-claims.js';
-import type { Finding, Resource } from '../types.js';
+import type { Finding, FindingSubject, Resource } from '../types.js';
 import type { EdgeType, EnvironmentGraph, GraphEdge, GraphNamespace, GraphNode } from './model.js';
 import { placeFindings } from './place-findings.js';
 import { appendAll } from '../engine/append.js';
@@ -354,7 +354,7 @@ export interface BuildOptions {
 }
 
 /** The picture of one environment, with its findings placed on nodes and edges. */
-export function buildEnvironmentGraph(model: StorageModel, findings: readonly Finding[], options: BuildOptions): EnvironmentGraph {
+export function buildEnvironmentGraph(model: StorageModel, findings: readonly Finding[], options: BuildOptions, subjectOf: (finding: Finding) => FindingSubject | undefined): EnvironmentGraph {
   const b: Builder = { model, nodes: new Map(), edges: new Map(), namespaces: new Set(), byResource: new Map() };
   for (const template of model.templates) addWorkload(b, template);
   for (const pvc of model.claimsOf()) pvcNode(b, pvc);
@@ -390,6 +390,6 @@ export function buildEnvironmentGraph(model: StorageModel, findings: readonly Fi
     namespaces,
     findings: [],
   };
-  placeFindings(graph, model, findings, b.byResource);
+  placeFindings(graph, model, findings, b.byResource, subjectOf);
   return graph;
 }

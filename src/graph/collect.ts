@@ -7,6 +7,6 @@ export class GraphCollector {
   readonly graphs: EnvironmentGraph[] = [];
 
   readonly onScope = (scope: LintedScope): void => {
-    this.graphs.push(buildEnvironmentGraph(scope.model, scope.findings, { environment: scope.name, kind: scope.kind }));
+    this.graphs.push(buildEnvironmentGraph(scope.model, scope.findings, { environment: scope.name, kind: scope.kind }, scope.subjectOf));
   };
 }

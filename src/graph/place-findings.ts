@@ -3,13 +3,12 @@
 // A finding names its resource and a JSON path inside it, and carries related locations (the claim behind a
 // workload's finding, the other workload sharing it, …). The path picks the element: a pod volume or a mount picks
 // that volume's node, a claim template its claim node, `storageClassName` / `volumeName` / `claimRef` the edge to the
-// class or volume; anything else the resource's node. Related locations are mapped back to the environment's
-// resources by file and line. The edges the finding is about are the shortest connection in the picture between
+// class or volume; anything else the resource's node. Each related location is about an object too (the locate stage
+// says which): its node. The edges the finding is about are the shortest connection in the picture between
 // its element and each related node; a finding on a volume also marks the volume's own edges.
-import { locate } from '../locate/locate.js';
 import type { StorageModel } from '../model/storage-model.js';
 import { podTemplateOf } from '../model/pod-templates.js';
-import type { Finding, JsonPath, Resource, SourceLocation } from '../types.js';
+import type { Finding, FindingSubject, JsonPath, Resource } from '../types.js';
 import type { EnvironmentGraph, GraphEdge } from './model.js';
 
 /** Longest connection (in edges) drawn between a finding's element and a related node. */
@@ -18,50 +17,6 @@ const MAX_PATH = 5;
 interface Anchor {
   nodes: string[];
   edges: string[];
-}
-
-interface Span {
-  resource: Resource;
-  file: string;
-  start: number;
-  /** Last line of the document, when known (plain manifests). */
-  end?: number;
-}
-
-function line(location: SourceLocation): number {
-  return location.region.startLine;
-}
-
-/** Where each resource's document starts (and ends, when known) in the files findings point into. */
-function spansOf(resources: readonly Resource[]): Span[] {
-  const spans: Span[] = [];
-  for (const resource of resources) {
-    if (!resource.locate && resource.node?.range) {
-      const lc = resource.file.lineCounter;
-      spans.push({ resource, file: resource.file.path, start: lc.linePos(resource.node.range[0]).line, end: lc.linePos(resource.node.range[2] ?? resource.node.range[1]).line });
-      continue;
-    }
-    for (const path of [[], ['metadata'], ['apiVersion']] as JsonPath[]) {
-      try {
-        const at = locate(resource, path).location;
-        spans.push({ resource, file: at.file, start: line(at) });
-      } catch {
-        // A locator that cannot place the document: the resource is only found through `Finding.resource`.
-      }
-    }
-  }
-  return spans;
-}
-
-/** The resource whose document holds a location: the containing document, else the nearest one starting above it. */
-function resourceAt(spans: readonly Span[], location: SourceLocation): Resource | undefined {
-  const at = line(location);
-  const inFile = spans.filter((s) => s.file === location.file && s.start <= at);
-  const containing = inFile.find((s) => s.end !== undefined && at <= s.end);
-  if (containing) return containing.resource;
-  let best: Span | undefined;
-  for (const span of inFile) if (span.end === undefined && (!best || span.start > best.start)) best = span;
-  return best?.resource;
 }
 
 /** The field a path names inside an object: `spec.<field>`, or an annotation key. */
@@ -73,7 +28,7 @@ function startsWith(path: JsonPath, prefix: JsonPath): boolean {
   return prefix.length <= path.length && prefix.every((segment, i) => path[i] === segment);
 }
 
-export function placeFindings(graph: EnvironmentGraph, model: StorageModel, findings: readonly Finding[], byResource: ReadonlyMap<Resource, string>): void {
+export function placeFindings(graph: EnvironmentGraph, model: StorageModel, findings: readonly Finding[], byResource: ReadonlyMap<Resource, string>, subjectOf: (finding: Finding) => FindingSubject | undefined): void {
   const nodeIds = new Set(graph.nodes.map((n) => n.id));
   const edgesById = new Map(graph.edges.map((e) => [e.id, e]));
   const adjacency = new Map<string, GraphEdge[]>();
@@ -96,13 +51,6 @@ export function placeFindings(graph: EnvironmentGraph, model: StorageModel, find
   const nodesById = new Map(graph.nodes.map((n) => [n.id, n]));
   const nodesByRef = new Map<string, (typeof graph.nodes)[number]>();
   for (const node of graph.nodes) if (node.ref !== undefined && !nodesByRef.has(node.ref)) nodesByRef.set(node.ref, node);
-  const resourcesByIdentity = new Map<string, Resource[]>();
-  for (const r of model.resources) {
-    const identity = `${r.kind}\u0000${r.namespace ?? ''}\u0000${r.namespace === undefined ? 'u' : 'd'}\u0000${r.name}`;
-    (resourcesByIdentity.get(identity) ?? resourcesByIdentity.set(identity, []).get(identity)!).push(r);
-  }
-  const spans = spansOf(model.resources);
-
   /** The node of a resource; an HPA stands for the workload it scales. */
   const nodeOfResource = (resource: Resource): string | undefined => {
     const id = byResource.get(resource);
@@ -191,24 +139,17 @@ export function placeFindings(graph: EnvironmentGraph, model: StorageModel, find
     return undefined;
   };
 
-  const findResource = (finding: Finding): Resource | undefined => {
-    const ref = finding.resource;
-    if (!ref) return undefined;
-    const matches = resourcesByIdentity.get(`${ref.kind}\u0000${ref.namespace ?? ''}\u0000${ref.namespace === undefined ? 'u' : 'd'}\u0000${ref.name}`) ?? [];
-    return matches.find((r) => finding.location.file === locate(r, finding.path ?? []).location.file) ?? matches[0];
-  };
-
   for (const finding of findings) {
     const index = graph.findings.length;
     const nodes = new Set<string>();
     const edges = new Set<string>();
-    const resource = findResource(finding);
+    const subject = subjectOf(finding);
+    const resource = subject?.resource;
     const anchor = resource ? anchorOf(resource, finding.path ?? []) : { nodes: [], edges: [] };
     anchor.nodes.forEach((id) => nodes.add(id));
     anchor.edges.forEach((id) => edges.add(id));
     const anchorEnds = [...anchor.nodes];
-    for (const related of finding.related) {
-      const other = resourceAt(spans, related.location);
+    for (const other of subject?.related ?? []) {
       const otherId = other && nodeOfResource(other);
       if (!otherId || anchorEnds.length === 0) {
         if (otherId) nodes.add(otherId);

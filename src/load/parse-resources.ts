@@ -9,7 +9,7 @@ import { hasSourceComments } from '../render/helm-stream.js';
 import { templateMarkers } from './template-file.js';
 import { skippableKind, type DocumentSpan } from './document-scan.js';
 import { documentToJS, parseSpan, parseStream, SKIPPED_DOCUMENT, type DocumentStats, type LimitProblem, type ParsedStream } from './yaml-stream.js';
-import type { Resource, SourceFile, SourceLocation } from '../types.js';
+import type { Origin, Resource, SourceFile, SourceLocation } from '../types.js';
 
 export interface ParseDiagnostic {
   ruleId: 'pvlint/parse' | 'pvlint/limit';
@@ -96,6 +96,20 @@ function setLazyNode(resource: Resource, make: () => YamlNode): void {
  */
 export function deriveResource(resource: Resource, fields: Partial<Omit<Resource, 'node'>>): Resource {
   return Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(resource)), fields) as Resource;
+}
+
+/**
+ * The origin of a copy made after an object was read (a namespace defaulted, metadata added, an object borrowed from
+ * another environment): its fields are where the original's are, said with `note` when there is one.
+ */
+export interface DerivedSource extends Origin {
+  kind: 'derived';
+  from: Resource;
+  note?: string;
+}
+
+export function derivedFrom(resource: Resource, note?: string): DerivedSource {
+  return { kind: 'derived', from: resource, ...(note !== undefined ? { note } : {}) };
 }
 
 /** For an item of a `kind: List` document, the indices down its (nested) `items`. */

@@ -3,9 +3,8 @@
 // capabilities.
 // Declared classes become read-only StorageClass resources that lookups find, located at their config entry.
 import { YAMLMap, type Node as YamlNode } from 'yaml';
-import { locateInNode } from '../locate/locate-node.js';
 import { makeSourceFile } from '../load/source-file.js';
-import type { JsonPath, Located, Resource, SourceFile } from '../types.js';
+import type { Origin, Resource, SourceFile } from '../types.js';
 import type { MeshDefaults } from './mesh.js';
 import type { Attach, Support, Topology } from './provisioners.js';
 
@@ -76,9 +75,10 @@ const DEFAULT_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
 const NO_SOURCE = makeSourceFile('<cluster facts>', '<cluster facts>', '');
 
 /** The config key a StorageClass path corresponds to, so related locations point at the right line. */
-function configPath(path: JsonPath): JsonPath {
-  if (path[0] === 'metadata') return path[1] === 'annotations' ? ['default'] : ['name'];
-  return path.length > 0 ? [path[0]] : [];
+/** A StorageClass declared in the configuration: its fields are written in the config entry. */
+export interface DeclaredClassSource extends Origin, FactSource {
+  kind: 'declared-class';
+  name: string;
 }
 
 /**
@@ -98,10 +98,7 @@ export function declaredClassResource(declared: DeclaredStorageClass): Resource 
     ...(declared.reclaimPolicy !== undefined ? { reclaimPolicy: declared.reclaimPolicy } : {}),
     ...(declared.parameters !== undefined ? { parameters: { ...declared.parameters } } : {}),
   };
-  const locate = (path: JsonPath): Located => {
-    const located = locateInNode(file, node, configPath(path));
-    return { location: located.location, note: `StorageClass "${declared.name}" is declared in the pvlint configuration (cluster.storageClasses)` };
-  };
+  const sourceOrigin: DeclaredClassSource = { kind: 'declared-class', file, node, name: declared.name };
   return {
     id: `StorageClass//${declared.name}`,
     apiVersion: 'storage.k8s.io/v1',
@@ -112,7 +109,7 @@ export function declaredClassResource(declared: DeclaredStorageClass): Resource 
     file,
     docIndex: 0,
     node,
-    locate,
+    sourceOrigin,
   };
 }
 

@@ -1,11 +1,11 @@
 // What rendering a chart with supplied dependencies adds to a plain `helm template`: values adapted for a bundled
 // app-template standing in for a 5.x one (as for HelmReleases, bundled-chart.ts), objects located through the
-// umbrella's values (dependency-locate.ts), objects a stand-in leaves untemplated left out, and a note for every
+// umbrella's values (their origin recorded by dependency-source.ts), objects a stand-in leaves untemplated left out, and a note for every
 // caveat, at the dependency's entry in Chart.yaml.
 import { diagnostic } from '../engine/diagnostic.js';
 import type { Document } from 'yaml';
 import { chartValues } from './chart-dependencies.js';
-import { dependencyEntry, dependencyLocator, dependencyPath, dependencyValueLeaves, type DependencyPlace } from './dependency-locate.js';
+import { dependencyEntry, dependencyPath, dependencyValueLeaves, recordHelmDependency, type DependencyPlace, type ValuesFilePlace } from './dependency-source.js';
 import { sourcesByDocument } from './helm-stream.js';
 import { adaptAppTemplateValues, holdsTemplateExpression, type ReleaseFacts } from './helm-release/bundled-chart.js';
 import { describeRemote } from './helm-release/chart-reference.js';
@@ -48,7 +48,7 @@ function nest(keys: readonly string[], value: Record<string, unknown>): Record<s
 export interface DependencyRender {
   /** Values to give helm after all others (adapted for bundled stand-ins); undefined when none. */
   overrides?: Record<string, unknown>;
-  /** Locates the objects of supplied dependencies and leaves out what a stand-in left untemplated; the notes. */
+  /** Records where the objects of supplied dependencies come from and leaves out what a stand-in left untemplated; the notes. */
   finish(file: SourceFile, documents: readonly Document.Parsed[], resources: readonly Resource[]): { resources: Resource[]; notes: Finding[] };
   /** Notes that do not depend on the output (bundled copies, stale ranges). */
   notes: Finding[];
@@ -58,7 +58,7 @@ export function planDependencyRender(cache: SourceCache, chartDir: string, chart
   const files = [`${chartDir}/values.yaml`, ...valueFiles];
   let merged: Record<string, unknown> | undefined;
   const overrides: Record<string, unknown>[] = [];
-  const leaves = new Map<SuppliedDependency, ValueLeaf[]>();
+  const leaves = new Map<SuppliedDependency, ValueLeaf<ValuesFilePlace>[]>();
   const notes: Finding[] = [];
   for (const dependency of supplied) {
     if (dependency.how === 'disabled') continue;
@@ -109,9 +109,9 @@ export function planDependencyRender(cache: SourceCache, chartDir: string, chart
           continue;
         }
         const template = source!.split('/').slice(1 + 2 * match.place.keys.length).join('/');
-        const located = dependencyLocator(cache, resource, template, leaves.get(match.supplied) ?? [], files, match.place);
-        resource.origin = located.origin;
-        resource.locate = located.locate;
+        const recorded = recordHelmDependency(cache, resource, template, leaves.get(match.supplied) ?? [], files, match.place);
+        resource.origin = recorded.origin;
+        resource.sourceOrigin = recorded.source;
         kept.push(resource);
       }
       const outputNotes = [...untemplated].map(([dependency, left]) => {

@@ -4,7 +4,7 @@
 import type { Node as YamlNode } from 'yaml';
 import { isMap, isSeq } from 'yaml';
 import { firstLineRegion } from '../load/source-file.js';
-import { locateInNode } from '../locate/locate-node.js';
+import { locateInNode } from '../load/locate-node.js';
 import { includedKustomizations, loadKustomization, type Kustomization } from './kustomization.js';
 import type { RenderedScope } from './rendered-scope.js';
 import type { SourceCache } from './source-cache.js';

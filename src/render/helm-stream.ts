@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Document } from 'yaml';
-import { helmTemplateLocator } from './helm-locate.js';
+import { recordHelmTemplate } from './helm-source.js';
 import { firstMapDocument, type SourceCache } from './source-cache.js';
 import type { Resource, SourceFile } from '../types.js';
 
@@ -64,7 +64,7 @@ export function findChart(cache: SourceCache, start: string, name: string, stop:
 }
 
 /**
- * Gives each resource of a Helm stream a locator into its template. `chartFor(name)` finds the chart dir of
+ * Records for each resource of a Helm stream the template it comes from. `chartFor(name)` finds the chart dir of
  * a `# Source:` chart name; resources before any `# Source:` (hand-added documents) keep their own lines.
  */
 export function attachHelmLocators(
@@ -84,9 +84,9 @@ export function attachHelmLocators(
     if (slash === -1) continue;
     const chartDir = chartFor(source.slice(0, slash));
     if (!chartDir) continue;
-    const located = helmTemplateLocator(cache, chartDir, source.slice(slash + 1), resource);
-    resource.origin = located.origin;
-    resource.locate = located.locate;
+    const recorded = recordHelmTemplate(cache, chartDir, source.slice(slash + 1), resource);
+    resource.origin = recorded.origin;
+    resource.sourceOrigin = recorded.source;
     templates.add(source);
     mapped++;
   }

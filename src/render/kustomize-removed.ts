@@ -7,7 +7,7 @@ import { isMap, isScalar, isSeq, type Node as YamlNode } from 'yaml';
 import { makeResource } from '../load/parse-resources.js';
 import { regionOf } from '../load/source-file.js';
 import type { RemovedObject } from '../model/removed-objects.js';
-import type { Resource } from '../types.js';
+import type { Origin, Resource, SourceLocation } from '../types.js';
 import { loadKustomization, type Kustomization } from './kustomization.js';
 import { parseDocuments, type SourceCache } from './source-cache.js';
 
@@ -24,6 +24,12 @@ function treeOf(cache: SourceCache, rootDir: string): Kustomization[] {
   };
   visit(rootDir);
   return order;
+}
+
+/** A delete patch written inline in a kustomization: everything about it is at its `$patch: delete` line. */
+export interface DeletePatchLine extends Origin {
+  kind: 'delete-patch-line';
+  location: SourceLocation;
 }
 
 const isDelete = (object: any) => object && typeof object === 'object' && object.$patch === 'delete';
@@ -46,7 +52,8 @@ function deletePatches(cache: SourceCache, k: Kustomization): Resource[] {
         const from = start + at;
         const lineEnd = k.source.file.text.indexOf('\n', from);
         const region = regionOf(k.source.file, from, lineEnd === -1 ? end : lineEnd);
-        resource.locate = () => ({ location: { file: k.source.file.path, region } });
+        const line: DeletePatchLine = { kind: 'delete-patch-line', location: { file: k.source.file.path, region } };
+        resource.sourceOrigin = line;
       }
       found.push(resource);
     }

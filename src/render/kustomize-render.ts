@@ -12,7 +12,7 @@ import type { LintCache } from '../cache/lint-cache.js';
 import { kustomizeRenderKey } from '../cache/render-key.js';
 import type { KindPlan } from '../load/parse-resources.js';
 import { kustomizationFileIn, loadKustomization } from './kustomization.js';
-import { kustomizeLocator } from './kustomize-locate.js';
+import { recordKustomizeSource } from './kustomize-source.js';
 import { removedByKustomization } from './kustomize-removed.js';
 import { takeOrigin } from './origin.js';
 import { runCommand } from './process.js';
@@ -116,17 +116,17 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
     scope.documents = parsed.documentCount;
     for (const d of parsed.diagnostics) scope.diagnostics.push(diagnostic('pvlint/render', `${name}: kustomize output does not parse: ${d.message}`, rootLocation(cache, dir), 'error', [name]));
     for (const resource of parsed.resources) {
-      const origin = takeOrigin(resource.object);
-      const located = kustomizeLocator({
+      const annotation = takeOrigin(resource.object);
+      const recorded = recordKustomizeSource({
         cache,
         rootDir: dir,
-        origin,
-        originFile: origin?.path && !origin.repo ? toUserPath(origin.path) : undefined,
-        configuredIn: origin?.configuredIn ? toUserPath(origin.configuredIn) : undefined,
+        annotation,
+        originFile: annotation?.path && !annotation.repo ? toUserPath(annotation.path) : undefined,
+        configuredIn: annotation?.configuredIn ? toUserPath(annotation.configuredIn) : undefined,
         resource,
       });
-      resource.origin = located.origin;
-      resource.locate = located.locate;
+      resource.origin = recorded.origin;
+      resource.sourceOrigin = recorded.source;
       scope.resources.push(resource);
     }
     scope.removed = removedByKustomization(cache, dir, scope.resources, ['PersistentVolumeClaim']);

@@ -1,8 +1,9 @@
-// Runs every change rule once over an environment's (base, head) models and turns reports into located findings,
-// like the engine does for per-environment rules: a rule that throws becomes a pvlint/rule-crash diagnostic.
+// Runs every change rule once over an environment's (base, head) models and turns reports into raw findings, like
+// the engine does for per-environment rules (the run's locate stage places them): a rule that throws becomes a
+// pvlint/rule-crash diagnostic.
 import { crashFinding, findingFromReport } from '../engine/make-finding.js';
 import type { StorageModel } from '../model/storage-model.js';
-import type { Finding, Resource, Severity } from '../types.js';
+import type { RawFinding, Resource, Severity } from '../types.js';
 import type { ChangeReportDescriptor, ChangeRuleModule } from './change-rule.js';
 import { pairEnvironment } from './pair.js';
 
@@ -28,9 +29,9 @@ export function runChangeRules(
   head: StorageModel,
   settings: readonly ChangeRuleSetting[],
   options: ChangeRunOptions,
-): { findings: Finding[]; crashes: Finding[] } {
-  const findings: Finding[] = [];
-  const crashes: Finding[] = [];
+): { findings: RawFinding[]; crashes: RawFinding[] } {
+  const findings: RawFinding[] = [];
+  const crashes: RawFinding[] = [];
   const changes = pairEnvironment(base, head);
   const baseResources = new Set(base.resources);
   for (const setting of settings) {
@@ -40,9 +41,10 @@ export function runChangeRules(
     let current: Resource | undefined;
     const report = (descriptor: ChangeReportDescriptor) => {
       current = descriptor.resource;
-      findings.push(findingFromReport(rule, setting, descriptor, head.scope, (other, location) => {
-        if (!baseResources.has(other.resource)) return other.message;
-        return `${other.message} (${options.baseRef}${options.existsInHead(location.file) ? '' : `; ${location.file} is not in the working tree`})`;
+      // A base object is named as such, and so is its file when the working tree no longer has it.
+      findings.push(findingFromReport(rule, setting, descriptor, head.scope, (other) => {
+        if (!baseResources.has(other.resource)) return undefined;
+        return (location) => `${other.message} (${options.baseRef}${options.existsInHead(location.file) ? '' : `; ${location.file} is not in the working tree`})`;
       }));
     };
     try {

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runRules } from '../../src/engine/run-rules.js';
+import { LocateStage } from '../../src/locate/locate-stage.js';
 import { buildEnvironmentGraph } from '../../src/graph/build.js';
 import type { EnvironmentGraph } from '../../src/graph/model.js';
 import { parseResources } from '../../src/load/parse-resources.js';
@@ -19,7 +20,8 @@ export function graphOf(yaml: string, model: Partial<ModelOptions> = {}): Enviro
   const storage = new StorageModel(parsed.resources, { scope: 'test', ...model });
   const run = runRules(storage, defaultRuleSettings());
   if (run.crashes.length > 0) throw new Error(run.crashes[0].message);
-  return buildEnvironmentGraph(storage, run.findings, { environment: 'test', kind: 'manifests' });
+  const stage = new LocateStage();
+  return buildEnvironmentGraph(storage, stage.findings(run.findings), { environment: 'test', kind: 'manifests' }, stage.subjectOf);
 }
 
 /** A loud note that a test did not run, why, and what makes it run. */

@@ -6,6 +6,7 @@ import { runRules, type RuleSetting } from '../../src/engine/run-rules.js';
 import { parseResources } from '../../src/load/parse-resources.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
 import { MODEL_KINDS, StorageModel, type ModelOptions } from '../../src/model/storage-model.js';
+import { LocateStage } from '../../src/locate/locate-stage.js';
 import type { Finding, RuleModule, Severity } from '../../src/types.js';
 
 export interface ExpectedFinding {
@@ -65,7 +66,7 @@ export function lintText(rule: RuleModule, code: string, options?: Record<string
   for (const finding of result.findings) {
     if (!declared.has(finding.severity)) throw new Error(`${rule.id} reported a ${finding.severity}, which its meta.severity/severities do not declare: ${finding.message}`);
   }
-  return result.findings;
+  return new LocateStage().findings(result.findings);
 }
 
 function describe(findings: Finding[]): string {

@@ -13,7 +13,7 @@ import { ociChart, repositoryChart } from '../../src/render/helm-release/chart-r
 import { REAL_HELM, skipWithoutHelm } from '../helpers/real-helm.js';
 import { runPvlint } from '../helpers/spawn.js';
 import { at, copyFixture } from './helpers.js';
-import type { Finding } from '../../src/types.js';
+import type { Finding, Resource } from '../../src/types.js';
 
 const test = suite("pvlint's bundled app-template");
 
@@ -56,7 +56,7 @@ test('holdsTemplateExpression finds a {{ }} anywhere in an object', () => {
 
 test('adaptAppTemplateValues evaluates only release expressions in existingClaim, only for app-template 5 and later', () => {
   const values = { persistence: { config: { existingClaim: '{{ .Release.Name }}' }, cache: { existingClaim: '{{ .Release.Name }}-{{ .Release.Namespace }}' }, other: { existingClaim: '{{ .Values.x }}-{{ .Release.Name }}' } } };
-  const leaves = [{ path: ['persistence', 'config', 'existingClaim'], value: '{{ .Release.Name }}', locate: () => { throw new Error('not located here'); } }];
+  const leaves = [{ path: ['persistence', 'config', 'existingClaim'], value: '{{ .Release.Name }}', at: { resource: {} as Resource, path: [] } }]; // never located in this test
   const adapted = adaptAppTemplateValues(values, leaves, '5.1.0', { name: 'atuin', namespace: 'default' });
   assert.equal(adapted.values.persistence, { config: { existingClaim: 'atuin' }, cache: { existingClaim: 'atuin-default' }, other: { existingClaim: '{{ .Values.x }}-{{ .Release.Name }}' } });
   assert.equal(adapted.leaves.map((l) => l.value), ['atuin']);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { lint, type LintOptions } from '../../src/lint.js';
 import { defaultRuleSettings } from '../../src/registry.js';
 import { certainlyDisabled, declaredDependencies, vendoredChartNames } from '../../src/render/chart-dependencies.js';
-import { dependencyPath } from '../../src/render/dependency-locate.js';
+import { dependencyPath } from '../../src/render/dependency-source.js';
 import { bundledChartFor } from '../../src/render/helm-release/bundled-chart.js';
 import { repositoryChart } from '../../src/render/helm-release/chart-reference.js';
 import { prepareDependencies } from '../../src/render/supply-dependencies.js';

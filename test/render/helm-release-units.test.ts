@@ -11,7 +11,8 @@ import { fluxReleaseName } from '../../src/render/helm-release/expand.js';
 import { mergeReleaseValues, parseTargetPath } from '../../src/render/helm-release/release-values.js';
 import { resolveReleaseChart } from '../../src/render/helm-release/resolve-chart.js';
 import { isUnfetchableSchema } from '../../src/render/helm-release/template-chart.js';
-import { matchValue } from '../../src/render/helm-release/values-locate.js';
+import { locateValue, matchValue } from '../../src/locate/helm-values-locator.js';
+import { LocateStage } from '../../src/locate/locate-stage.js';
 import type { Resource } from '../../src/types.js';
 
 const test = suite('HelmRelease pieces');
@@ -65,7 +66,8 @@ test('values: valuesFrom in order, inline values on top, targetPath last; each l
   const merged = mergeReleaseValues(release, 'apps', objects);
   assert.equal(merged.values, { replicas: 2, persistence: { data: { size: '20Gi', storageClass: 'slow', enabled: true } } });
   assert.equal(merged.skipped, ['Secret/creds (optional)', 'ConfigMap/absent']);
-  const where = Object.fromEntries(merged.leaves.map((l) => [l.path.join('.'), l.locate().location.region.startLine]));
+  const stage = new LocateStage();
+  const where = Object.fromEntries(merged.leaves.map((l) => [l.path.join('.'), locateValue(l.at, stage.context).location.region.startLine]));
   assert.equal(where, { 'replicas': 14, 'persistence.data.enabled': 16, 'persistence.data.storageClass': 33, 'persistence.data.size': 38 });
 });
 
@@ -131,7 +133,7 @@ spec: {bucketName: charts}
 });
 
 test('value matching: same value and key, context from names and labels, numbers only with a resembling key', () => {
-  const leaf = (path: (string | number)[], value: string | number | boolean) => ({ path, value, locate: () => ({ location: { file: path.join('.'), region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } } }) });
+  const leaf = (path: (string | number)[], value: string | number | boolean) => ({ path, value, at: { resource: {} as Resource, path } }); // matched, never located
   const leaves = [
     leaf(['controllers', 'main', 'replicas'], 2),
     leaf(['controllers', 'worker', 'replicas'], 2),

@@ -10,6 +10,7 @@ import { makeSourceFile } from '../../src/load/source-file.js';
 import { StorageModel, type ModelOptions } from '../../src/model/storage-model.js';
 import type { ChangeRuleModule } from '../../src/review/change-rule.js';
 import { runChangeRules } from '../../src/review/run-change-rules.js';
+import { LocateStage } from '../../src/locate/locate-stage.js';
 import type { Finding, Severity } from '../../src/types.js';
 
 function model(code: string, file: string, options?: Partial<ModelOptions>): StorageModel {
@@ -28,7 +29,7 @@ export function lintChange(rule: ChangeRuleModule, base: string, head: string, o
     { baseRef: 'main', existsInHead: (file) => file === 'head.yaml' },
   );
   if (result.crashes.length > 0) throw new Error(result.crashes[0].message);
-  return result.findings;
+  return new LocateStage().findings(result.findings);
 }
 
 export interface ChangeCase {

@@ -6,6 +6,7 @@ import { parseResources } from '../../src/load/parse-resources.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
 import { StorageModel } from '../../src/model/storage-model.js';
 import { ruleTester } from '../helpers/rule-tester.js';
+import { LocateStage } from '../../src/locate/locate-stage.js';
 
 const pv = (extra = '') => `---
 apiVersion: v1
@@ -101,7 +102,7 @@ spec:
 function lintFiles(files: Record<string, string>) {
   const resources = Object.entries(files).flatMap(([name, text]) => parseResources(makeSourceFile(`/virtual/${name}`, name, text)).resources);
   const setting = { rule, severity: rule.meta.severity, severityOverridden: false, options: {} };
-  return runRules(new StorageModel(resources, { scope: 'test' }), [setting]).findings;
+  return new LocateStage().findings(runRules(new StorageModel(resources, { scope: 'test' }), [setting]).findings);
 }
 
 const files = suite('pvc-default-class-skips-static-pv across files');

@@ -7,7 +7,7 @@ import type { Limits } from '../../load/limits.js';
 import { parseDeferred, type DeferredDocument, type KindPlan } from '../../load/parse-resources.js';
 import { DEFAULT_RENDER_TIMEOUT_MS, helmCommand, kustomizeCommand } from '../render-all.js';
 import type { SourceCache } from '../source-cache.js';
-import type { Finding, Resource } from '../../types.js';
+import type { Finding, LocateAt, Resource } from '../../types.js';
 import { defaultChartCache } from './chart-cache.js';
 import type { ChartMapping } from './chart-reference.js';
 import { expandHelmReleases, HelmReleaseMemo, isHelmRelease, VALUES_SOURCE_KINDS, type NotInterpretedRelease } from './expand.js';
@@ -22,6 +22,8 @@ export interface HelmReleaseSettings {
   renderTimeoutMs?: number;
   limits?: Partial<Limits>;
   concurrency?: number;
+  /** Places the notes about a release (the run's locate stage). */
+  locateAt: LocateAt;
 }
 
 export interface ExpandableScope {
@@ -80,6 +82,7 @@ export async function expandScopes(cache: SourceCache, scopes: readonly Expandab
       kinds,
       concurrency,
       memo,
+      locateAt: settings.locateAt,
     });
     scope.resources.push(...expansion.resources);
     result.notes.push(...expansion.notes);

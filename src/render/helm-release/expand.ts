@@ -7,10 +7,9 @@ import { createHash } from 'node:crypto';
 import { diagnostic } from '../../engine/diagnostic.js';
 import type { Limits } from '../../load/limits.js';
 import type { KindPlan } from '../../load/parse-resources.js';
-import { locate } from '../../locate/locate.js';
 import { mapPool } from '../pool.js';
 import type { SourceCache } from '../source-cache.js';
-import type { Finding, Located, Resource } from '../../types.js';
+import type { Finding, LocateAt, Located, Position, Resource } from '../../types.js';
 import type { ChartMapping } from './chart-reference.js';
 import { isExactVersion, type PullResult } from './chart-cache.js';
 import { localChartVersion } from './chart-version.js';
@@ -65,6 +64,8 @@ export interface HelmReleaseContext {
   kinds?: KindPlan;
   concurrency?: number;
   memo?: HelmReleaseMemo;
+  /** Places the notes about a release (the run's locate stage: a release may itself be rendered). */
+  locateAt: LocateAt;
 }
 
 /** A HelmRelease pvlint could not render, as data (for per-environment "not interpreted" summaries). */
@@ -147,7 +148,8 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     const namespace = release.namespace ?? context.defaultNamespace ?? 'default';
     const releaseNamespace = typeof spec.targetNamespace === 'string' && spec.targetNamespace !== '' ? spec.targetNamespace : namespace;
     const request = resolveReleaseChart(release, namespace, objects, context.chartMappings, root);
-    const chartAt = (): Located => locate(release, request.chartPath);
+    const chartPosition: Position = { resource: release, path: request.chartPath };
+    const chartAt = (): Located => context.locateAt(release, request.chartPath);
     const merged = mergeReleaseValues(release, namespace, objects);
     const notes: Finding[] = [];
     // Notes said once per chart, keyed: kept per release and emitted in release order after the pool, so which
@@ -195,7 +197,7 @@ export async function expandHelmReleases(resources: readonly Resource[], context
       noteOnce(`bundled:${JSON.stringify([label, version])}`, 'bundled-chart', `chart ${label} not available (${unavailable}); rendered with pvlint's bundled ${chartName(request.resolution)} ${version}; ${asks}`, chartAt(), 'Nothing to change in the repository; with network access (or a helm.charts mapping to a copy of the requested version) pvlint renders the chart the release asks for. helm.bundledCharts: false turns the bundled copy off.');
     }
     if (chart.stale) note('range-offline', `HelmRelease ${namespace}/${release.name}: chart ${label}: ${chart.stale}`, chartAt(), 'Nothing to change in the repository; with network access pvlint resolves the range again. Pin an exact version to render the same chart every time.');
-    for (const problem of merged.problems) note('values-from', `HelmRelease ${namespace}/${release.name}: valuesFrom ${problem}; rendered without it`, locate(release, ['spec', 'valuesFrom']), 'Add the key to the object, or mark the valuesFrom entry optional: true if it may be absent.');
+    for (const problem of merged.problems) note('values-from', `HelmRelease ${namespace}/${release.name}: valuesFrom ${problem}; rendered without it`, context.locateAt(release, ['spec', 'valuesFrom']), 'Add the key to the object, or mark the valuesFrom entry optional: true if it may be absent.');
     const skipSchema = spec.install?.disableSchemaValidation === true || spec.upgrade?.disableSchemaValidation === true;
     const releaseName = fluxReleaseName(release);
     const requested = request.resolution.kind === 'remote' ? request.resolution.chart.version : undefined;
@@ -211,7 +213,7 @@ export async function expandHelmReleases(resources: readonly Resource[], context
       namespace: releaseNamespace,
       values,
       leaves,
-      chartAt,
+      chartAt: chartPosition,
       origin: { file: release.file, docIndex: release.docIndex, note: `rendered by helm from chart ${label}${chart.bundled ? ` (as pvlint's bundled ${chart.bundled.version} renders it)` : ''} (HelmRelease ${namespace}/${release.name})` },
       stream: { absPath: `${release.file.absPath}#helmrelease:${namespace}/${release.name}`, path: `${release.file.path} (HelmRelease ${release.name} rendered by helm)` },
       postRenderers: kustomizePostRenderers(spec),

@@ -1,18 +1,25 @@
 // The values a HelmRelease gives helm, merged as helm-controller merges them (fluxcd/pkg chartutil
 // `ChartValuesFromReferences`): `valuesFrom` in list order, deep-merged, then inline `spec.values` on top, then the
 // `targetPath` entries, which win over everything. Every scalar keeps where it was written, for locating findings.
-import { isMap as isYamlMap, isScalar as isYamlScalar, parse, type Node as YamlNode } from 'yaml';
-import { locate } from '../../locate/locate.js';
-import { inlineFragment } from '../fragment.js';
-import type { JsonPath, Located, Resource } from '../../types.js';
+import { parse } from 'yaml';
+import type { JsonPath, Position, Resource } from '../../types.js';
 
 export type Scalar = string | number | boolean | null;
 
-/** One scalar of the merged values and the place a user edits to change it. */
-export interface ValueLeaf {
+/** A values text held by an object (a ConfigMap's `values.yaml: |`): its scalars are written inside that text. */
+export interface EmbeddedValues {
+  resource: Resource;
+  textPath: JsonPath;
+}
+
+/** Where a scalar of the values is written: a field of an object, or a path inside a values text an object holds. */
+export type ValueWhere = Position | { embedded: EmbeddedValues; path: JsonPath };
+
+/** One scalar of the merged values and the place a user edits to change it (`W`: how that place is recorded). */
+export interface ValueLeaf<W = ValueWhere> {
   path: (string | number)[];
   value: Scalar;
-  locate: () => Located;
+  at: W;
 }
 
 export interface MergedValues {
@@ -38,10 +45,10 @@ function mergeInto(target: Record<string, unknown>, source: Record<string, unkno
  * Scalars of `value`, each with its path below `prefix` and where it is written (`at(path)`): how values of any
  * source (an Argo CD Application's `helm.valuesObject`, a kustomization's `valuesInline`) become locatable leaves.
  */
-export function leavesOf(value: unknown, prefix: (string | number)[], at: (p: (string | number)[]) => () => Located, out: ValueLeaf[]): void {
+export function leavesOf<W = ValueWhere>(value: unknown, prefix: (string | number)[], at: (p: (string | number)[]) => W, out: ValueLeaf<W>[]): void {
   if (Array.isArray(value)) value.forEach((item, i) => leavesOf(item, [...prefix, i], at, out));
   else if (isMap(value)) for (const [key, item] of Object.entries(value)) leavesOf(item, [...prefix, key], at, out);
-  else if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out.push({ path: prefix, value: value as Scalar, locate: at(prefix) });
+  else if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out.push({ path: prefix, value: value as Scalar, at: at(prefix) });
 }
 
 /** helm's `--set` path syntax: `a.b[0].c`, `\.` for a literal dot. */
@@ -100,25 +107,6 @@ function objectValue(object: Resource, key: string): { text: string; path: JsonP
   return undefined;
 }
 
-/**
- * Where a value inside a values text (a ConfigMap's `values.yaml: |`) is written: the line inside the block when the
- * object is a file of the repository and the text a literal block, else the key that holds the text.
- */
-function embeddedLocator(object: Resource, textPath: JsonPath): (p: (string | number)[]) => () => Located {
-  const whole = () => locate(object, textPath);
-  // A rendered object's lines are not the repository's, and a Secret's `data` is base64.
-  if (object.locate || (object.kind === 'Secret' && textPath[0] === 'data')) return () => whole;
-  let holder: YamlNode | undefined = object.node;
-  for (const segment of textPath) {
-    holder = isYamlMap(holder) ? (holder.get(segment, true) as YamlNode | undefined) : undefined;
-  }
-  if (!holder || !isYamlScalar(holder)) return () => whole;
-  const fragment = inlineFragment(object.file, holder, object.node);
-  const root = fragment.documents[0]?.node;
-  if (!fragment.exact || !root) return () => whole;
-  return (p) => () => fragment.locate(root, p);
-}
-
 /** SOPS-encrypted Secrets hold ciphertext: their values are not usable. */
 const isEncrypted = (object: Resource) => isMap(object.object?.sops);
 
@@ -128,7 +116,7 @@ export function mergeReleaseValues(release: Resource, namespace: string, objects
   const written: ValueLeaf[] = [];
   const problems: string[] = [];
   const skipped: string[] = [];
-  const targetPaths: { segments: (string | number)[]; value: unknown; at: () => Located }[] = [];
+  const targetPaths: { segments: (string | number)[]; value: unknown; at: Position }[] = [];
   const entries: unknown[] = Array.isArray(spec.valuesFrom) ? spec.valuesFrom : [];
   entries.forEach((entry) => {
     if (!isMap(entry)) return;
@@ -146,8 +134,8 @@ export function mergeReleaseValues(release: Resource, namespace: string, objects
       if (!optional) problems.push(`${kind}/${name} has no key "${key}"`);
       return;
     }
-    const at = () => locate(object, found.path);
-    const inside = embeddedLocator(object, found.path);
+    const at: Position = { resource: object, path: found.path };
+    const embedded: EmbeddedValues = { resource: object, textPath: found.path };
     if (typeof entry.targetPath === 'string' && entry.targetPath !== '') {
       targetPaths.push({ segments: parseTargetPath(entry.targetPath), value: entry.literal === true ? found.text : typedSetValue(found.text.trim()), at });
       return;
@@ -165,11 +153,11 @@ export function mergeReleaseValues(release: Resource, namespace: string, objects
       return;
     }
     mergeInto(merged, parsed);
-    leavesOf(parsed, [], inside, written);
+    leavesOf(parsed, [], (p) => ({ embedded, path: p }), written);
   });
   if (isMap(spec.values)) {
     mergeInto(merged, spec.values);
-    leavesOf(spec.values, [], (p) => () => locate(release, ['spec', 'values', ...p]), written);
+    leavesOf(spec.values, [], (p) => ({ resource: release, path: ['spec', 'values', ...p] }), written);
   }
   for (const { segments, value, at } of targetPaths) {
     setAt(merged, segments, value);

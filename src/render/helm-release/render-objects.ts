@@ -1,20 +1,19 @@
 // One chart rendered into located objects: `helm template`, the kustomize post-renderers, namespaces defaulted to the
-// release namespace (as helm does when it applies them), and a locator per object that points at the value that set
-// a field, else at `chartAt` (where the chart is named), with the template as related location. HelmReleases use it;
+// release namespace (as helm does when it applies them), and per object what the locate stage needs to point at the
+// value that set a field, else at `chartAt` (where the chart is named), with the template as related location. HelmReleases use it;
 // so can Argo CD helm sources and kustomize helmCharts, with their own values leaves and chart line.
 import { DEFAULT_LIMITS, type Limits } from '../../load/limits.js';
 import { deriveResource, parseResources, resourceId, type KindPlan } from '../../load/parse-resources.js';
 import { makeSourceFile } from '../../load/source-file.js';
 import { CLUSTER_SCOPED } from '../../model/storage-model.js';
-import { helmTemplateLocator } from '../helm-locate.js';
+import { recordHelmTemplate, type HelmTemplateSource } from '../helm-source.js';
 import { sourcesByDocument } from '../helm-stream.js';
 import type { SourceCache } from '../source-cache.js';
-import type { JsonPath, Located, RenderOrigin, Resource, SourceFile } from '../../types.js';
+import type { Origin, Position, RenderOrigin, Resource, SourceFile } from '../../types.js';
 import { isChartArchive } from './chart-reference.js';
 import { postRender } from './post-render.js';
 import type { ValueLeaf } from './release-values.js';
 import { templateChart, type TemplateResult } from './template-chart.js';
-import { dotted, valuesLocator } from './values-locate.js';
 
 export interface ChartRender {
   cache: SourceCache;
@@ -31,7 +30,7 @@ export interface ChartRender {
   /** Where each scalar of `values` is written. */
   leaves: readonly ValueLeaf[];
   /** Where the chart is named (findings no value explains point there). */
-  chartAt: () => Located;
+  chartAt: Position;
   /** The file the objects came from, for their origin (the HelmRelease's, the Application's). */
   origin: Omit<RenderOrigin, 'renderer'>;
   /** `file` of the rendered stream: a virtual path and a display name. */
@@ -43,6 +42,20 @@ export interface ChartRender {
   kinds?: KindPlan;
   /** Renders of this run by their inputs: the same release in two environments renders once. */
   renders?: Map<string, Promise<TemplateResult>>;
+}
+
+/** Where the fields of an object rendered from a chart with located values are written, for the locate stage. */
+export interface HelmValuesSource extends Origin {
+  kind: 'helm-values';
+  /** The object as rendered (values are matched against its fields). */
+  object: any;
+  leaves: readonly ValueLeaf[];
+  chart: Position;
+  /** How the chart and the template read in notes. */
+  label: string;
+  templateName: string;
+  /** The template, when it is a file of the repository (the related location; else the chart line). */
+  template?: HelmTemplateSource;
 }
 
 export type ChartObjects =
@@ -83,12 +96,10 @@ export async function renderChartObjects(request: ChartRender): Promise<ChartObj
       resource = deriveResource(rendered, { namespace: request.namespace, id: resourceId(rendered.kind, request.namespace, rendered.name) });
     }
     const templateName = template ?? 'a template of the chart';
-    const inRepoTemplate = chartDir && template && template.includes('/') ? helmTemplateLocator(request.cache, chartDir, template.slice(template.indexOf('/') + 1), resource) : undefined;
-    const message = `rendered from chart ${request.label}, template ${templateName}`;
-    const related = (p: JsonPath): Located['related'] => [{ message, location: inRepoTemplate ? inRepoTemplate.locate(p).location : request.chartAt().location }];
-    const fallback = (p: JsonPath): Located => ({ ...request.chartAt(), note: `rendered from chart ${request.label} (${templateName}); no value sets ${dotted(p)}` });
+    const inRepoTemplate = chartDir && template && template.includes('/') ? recordHelmTemplate(request.cache, chartDir, template.slice(template.indexOf('/') + 1), resource).source : undefined;
     resource.origin = origin;
-    resource.locate = valuesLocator(resource, request.leaves, fallback, related);
+    const source: HelmValuesSource = { kind: 'helm-values', object: resource.object, leaves: request.leaves, chart: request.chartAt, label: request.label, templateName, ...(inRepoTemplate ? { template: inRepoTemplate } : {}) };
+    resource.sourceOrigin = source;
     return resource;
   });
   return { ok: true, resources, schemaSkipped: result.schemaSkipped, parseErrors: parsed.diagnostics.map((d) => d.message) };

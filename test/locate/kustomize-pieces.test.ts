@@ -4,11 +4,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseDocument, type Node as YamlNode } from 'yaml';
 import { makeSourceFile } from '../../src/load/source-file.js';
-import { inlineFragment } from '../../src/render/fragment.js';
-import { translatePath } from '../../src/render/merge-path.js';
-import { matchesSelector, selects } from '../../src/render/target-selector.js';
+import { inlineFragment } from '../../src/locate/fragment.js';
+import { translatePath } from '../../src/locate/merge-path.js';
+import { matchesSelector, selects } from '../../src/locate/target-selector.js';
 
-const test = suite('render: merge-key paths, selectors, inline fragments');
+const test = suite('locate: merge-key paths, selectors, inline fragments');
 
 test('translatePath follows list items by their merge key, not their position', () => {
   const base = { spec: { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'd' } }] } };
@@ -41,7 +41,7 @@ test('an inline literal patch maps its lines and columns back into the kustomiza
   const entry = (doc.get('patches', true) as any).items[0] as YamlNode;
   const fragment = inlineFragment(outer, (entry as any).get('patch', true), entry);
   assert.ok(fragment.exact);
-  const located = fragment.locate(fragment.documents[0].node, ['spec', 'replicas']);
+  const located = fragment.positionOf(fragment.documents[0].node, ['spec', 'replicas']);
   assert.equal(located.location, { file: 'k/kustomization.yaml', region: { startLine: 5, startColumn: 9, endLine: 5, endColumn: 20 } });
 });
 

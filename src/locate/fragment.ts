@@ -2,8 +2,8 @@
 // own; its regions are shifted back to the lines and columns of the enclosing file.
 import { isScalar, Scalar, type Node as YamlNode } from 'yaml';
 import { makeSourceFile } from '../load/source-file.js';
-import { locateInNode } from '../locate/locate-node.js';
-import { parseDocuments, type SourceDocument } from './source-cache.js';
+import { locateInNode } from '../load/locate-node.js';
+import { parseDocuments, type SourceDocument } from '../render/source-cache.js';
 import type { JsonPath, Located, SourceFile } from '../types.js';
 
 export interface Fragment {
@@ -11,13 +11,13 @@ export interface Fragment {
   file: SourceFile;
   documents: SourceDocument[];
   /** Locates `path` under `node` of this fragment, in the coordinates of `file`. */
-  locate(node: YamlNode, path: JsonPath): Located;
+  positionOf(node: YamlNode, path: JsonPath): Located;
   /** False when positions inside could not be mapped (quoted or folded scalars): everything points at `anchor`. */
   exact: boolean;
 }
 
 export function fileFragment(file: SourceFile, documents: SourceDocument[]): Fragment {
-  return { file, documents, exact: true, locate: (node, path) => locateInNode(file, node, path) };
+  return { file, documents, exact: true, positionOf: (node, path) => locateInNode(file, node, path) };
 }
 
 /**
@@ -33,7 +33,7 @@ export function inlineFragment(outer: SourceFile, scalar: YamlNode, anchor: Yaml
   const headerEnd = outer.text.indexOf('\n', start);
   if (!literal || headerEnd === -1) {
     const fallback = (): Located => ({ ...locateInNode(outer, anchor, []), note: 'inside an inline patch' });
-    return { file: outer, documents, exact: false, locate: fallback };
+    return { file: outer, documents, exact: false, positionOf: fallback };
   }
   // First content line after the `|` header; its indentation is the block's indent.
   const content = /^( *)\S/m.exec(outer.text.slice(headerEnd + 1));
@@ -45,7 +45,7 @@ export function inlineFragment(outer: SourceFile, scalar: YamlNode, anchor: Yaml
     file: outer,
     documents,
     exact: true,
-    locate(node, path) {
+    positionOf(node, path) {
       const located = locateInNode(inner, node, path);
       const r = located.location.region;
       return {

@@ -2,11 +2,11 @@
 // form, replicas, images, namespace), in kustomize's order, each able to say whether it set a given path.
 import path from 'node:path';
 import { isMap, isSeq, type Node as YamlNode } from 'yaml';
-import { locateInNode } from '../locate/locate-node.js';
+import { locateInNode } from '../load/locate-node.js';
 import { fileFragment, inlineFragment, type Fragment } from './fragment.js';
-import type { Kustomization } from './kustomization.js';
+import type { Kustomization } from '../render/kustomization.js';
 import { translatePath, valueAt } from './merge-path.js';
-import type { SourceCache } from './source-cache.js';
+import type { SourceCache } from '../render/source-cache.js';
 import { selects, type PatchTarget, type Selector } from './target-selector.js';
 import type { JsonPath, Located } from '../types.js';
 
@@ -38,7 +38,7 @@ function strategicMerge(fragment: Fragment, node: YamlNode, body: any, selector:
       if (p[0] === 'metadata' && (p[1] === 'name' || p[1] === 'namespace') && p.length === 2) return undefined;
       const value = valueAt(body, translated.path);
       if (value && typeof value === 'object' && value.$patch === 'delete') return undefined;
-      return { located: fragment.locate(node, translated.path), extent: isContainer(value) ? 'inside' : 'set', label };
+      return { located: fragment.positionOf(node, translated.path), extent: isContainer(value) ? 'inside' : 'set', label };
     },
   };
 }
@@ -70,12 +70,12 @@ function json6902(fragment: Fragment, node: YamlNode, ops: any[], selector: Sele
         if (!matches) continue;
         const opNode = (node.items[i] as YamlNode | undefined) ?? node;
         if (segments.length > p.length) {
-          return { located: fragment.locate(opNode, ['path']), extent: 'inside', label };
+          return { located: fragment.positionOf(opNode, ['path']), extent: 'inside', label };
         }
-        if (op.op !== 'add' && op.op !== 'replace') return { located: fragment.locate(opNode, ['from']), extent: 'set', label };
+        if (op.op !== 'add' && op.op !== 'replace') return { located: fragment.positionOf(opNode, ['from']), extent: 'set', label };
         const rest = p.slice(segments.length);
         const within = translatePath(op.value, valueAt(rendered, p.slice(0, segments.length)), rest);
-        const located = within.matched === rest.length ? fragment.locate(opNode, ['value', ...within.path]) : fragment.locate(opNode, ['value']);
+        const located = within.matched === rest.length ? fragment.positionOf(opNode, ['value', ...within.path]) : fragment.positionOf(opNode, ['value']);
         return { located, extent: 'set', label };
       }
       return undefined;

@@ -9,8 +9,14 @@
 // replica count. The best-scoring candidate wins; none → the HelmRelease's chart line. Limits: a value transformed by
 // a template (`size: 1Gi` rendered as `storage: 1Gi` matches; `{{ .Values.x | upper }}` does not), or spelled
 // differently in the values, is not found, and two equally good candidates are told apart only by their order.
-import type { JsonPath, Located, Resource } from '../../types.js';
-import { valueAt, type Scalar, type ValueLeaf } from './release-values.js';
+import { isMap as isYamlMap, isScalar as isYamlScalar, type Node as YamlNode } from 'yaml';
+import type { EmbeddedValues, Scalar, ValueLeaf, ValueWhere } from '../render/helm-release/release-values.js';
+import type { HelmValuesSource } from '../render/helm-release/render-objects.js';
+import { inlineFragment, type Fragment } from './fragment.js';
+import { locateHelmTemplate } from './helm-template-locator.js';
+import type { LocateContext } from './locator.js';
+import { valueAt } from './merge-path.js';
+import type { JsonPath, Located, Resource } from '../types.js';
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isScalar = (v: unknown): v is Scalar => v === null || ['string', 'number', 'boolean'].includes(typeof v);
@@ -56,18 +62,18 @@ function keyResemblance(leafKey: string | undefined, fieldKey: string | undefine
 const sameScalar = (a: Scalar, b: Scalar) => a === b || (a !== null && b !== null && typeof a !== typeof b && String(a) === String(b));
 const distinctive = (v: Scalar) => typeof v === 'string' && v.length >= 3;
 
-export interface ValueMatch {
-  leaf: ValueLeaf;
+export interface ValueMatch<W = ValueWhere> {
+  leaf: ValueLeaf<W>;
   score: number;
 }
 
 /** The values leaf that most likely set the field at `p` of `object`, if any does. */
-export function matchValue(leaves: readonly ValueLeaf[], object: any, p: JsonPath): ValueMatch | undefined {
+export function matchValue<W = ValueWhere>(leaves: readonly ValueLeaf<W>[], object: any, p: JsonPath): ValueMatch<W> | undefined {
   const field = valueAt(object, p);
   const scalars = fieldScalars(field);
   const fieldKey = [...p].reverse().find((s): s is string => typeof s === 'string');
   const context = contextNames(object, p);
-  let best: ValueMatch | undefined;
+  let best: ValueMatch<W> | undefined;
   for (const leaf of leaves) {
     const leafKey = [...leaf.path].reverse().find((s): s is string => typeof s === 'string');
     const resemblance = keyResemblance(leafKey, fieldKey);
@@ -89,19 +95,43 @@ export function dotted(p: readonly (string | number)[]): string {
   return p.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }
 
+type Embedded = { fragment: Fragment; root: YamlNode } | undefined;
+
+/** The values text parsed on its own, with positions mapped back into the object's file, when that is exact. */
+function embeddedFragment(embedded: EmbeddedValues): Embedded {
+  const { resource: object, textPath } = embedded;
+  // A rendered object's lines are not the repository's, and a Secret's `data` is base64.
+  if (object.sourceOrigin || (object.kind === 'Secret' && textPath[0] === 'data')) return undefined;
+  let holder: YamlNode | undefined = object.node;
+  for (const segment of textPath) {
+    holder = isYamlMap(holder) ? (holder.get(segment, true) as YamlNode | undefined) : undefined;
+  }
+  if (!holder || !isYamlScalar(holder)) return undefined;
+  const fragment = inlineFragment(object.file, holder, object.node);
+  const root = fragment.documents[0]?.node;
+  if (!fragment.exact || !root) return undefined;
+  return { fragment, root };
+}
+
+/** Where a values scalar is written: its field, or its line inside a literal block of values (else the block's key). */
+export function locateValue(where: ValueWhere, context: LocateContext): Located {
+  if (!('embedded' in where)) return context.at(where.resource, where.path);
+  const inside = context.remember(where.embedded, () => embeddedFragment(where.embedded));
+  return inside ? inside.fragment.positionOf(inside.root, where.path) : context.at(where.embedded.resource, where.embedded.textPath);
+}
+
 /**
- * A locator for an object rendered from a release: the values that set the field, else `fallback` (the chart line),
- * with `related` (the template) always attached.
+ * A field of an object rendered from a release: the value that set it, else the line naming the chart; the template
+ * is always attached as related location.
  */
-export function valuesLocator(resource: Resource, leaves: readonly ValueLeaf[], fallback: (p: JsonPath) => Located, related: (p: JsonPath) => Located['related']): (p: JsonPath) => Located {
-  return (p) => {
-    const match = matchValue(leaves, resource.object, p);
-    const extra = related(p) ?? [];
-    if (match) {
-      const located = match.leaf.locate();
-      return { ...located, related: [...(located.related ?? []), ...extra], note: `the value ${dotted(match.leaf.path)} sets ${dotted(p)} (matched by value and key; Helm keeps no line mapping)` };
-    }
-    const located = fallback(p);
-    return { ...located, related: [...(located.related ?? []), ...extra] };
-  };
+export function locateHelmValues(origin: HelmValuesSource, _resource: Resource, p: JsonPath, context: LocateContext): Located {
+  const chartAt = () => context.at(origin.chart.resource, origin.chart.path);
+  const extra = [{ message: `rendered from chart ${origin.label}, template ${origin.templateName}`, location: origin.template ? locateHelmTemplate(origin.template, p).location : chartAt().location }];
+  const match = matchValue(origin.leaves, origin.object, p);
+  if (match) {
+    const located = locateValue(match.leaf.at, context);
+    return { ...located, related: [...(located.related ?? []), ...extra], note: `the value ${dotted(match.leaf.path)} sets ${dotted(p)} (matched by value and key; Helm keeps no line mapping)` };
+  }
+  const located = { ...chartAt(), note: `rendered from chart ${origin.label} (${origin.templateName}); no value sets ${dotted(p)}` };
+  return { ...located, related: [...(located.related ?? []), ...extra] };
 }

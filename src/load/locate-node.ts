@@ -1,6 +1,6 @@
 // Resolves a JSON path inside a parsed YAML node to a region, falling back to the closest existing ancestor.
 import { isMap, isPair, isScalar, isSeq, type Node as YamlNode, type Pair } from 'yaml';
-import { regionOf } from '../load/source-file.js';
+import { regionOf } from './source-file.js';
 import type { JsonPath, Located, SourceFile } from '../types.js';
 
 interface Step {

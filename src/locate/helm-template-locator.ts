@@ -4,8 +4,9 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { firstLineRegion, regionOf } from '../load/source-file.js';
-import type { SourceCache } from './source-cache.js';
-import type { JsonPath, Located, RenderOrigin, Resource, SourceFile } from '../types.js';
+import type { HelmTemplateSource } from '../render/helm-source.js';
+import type { SourceCache } from '../render/source-cache.js';
+import type { JsonPath, Located, SourceFile } from '../types.js';
 
 const APPROXIMATE = 'line approximate: rendered by Helm';
 
@@ -109,16 +110,9 @@ function helpersOf(cache: SourceCache, chartDir: string): SourceFile[] {
   });
 }
 
-/** The locator of one rendered object whose `# Source:` is `<chart>/<rest>`, `rest` relative to `chartDir`. */
-export function helmTemplateLocator(cache: SourceCache, chartDir: string, rest: string, resource: Resource): { origin: RenderOrigin; locate: (p: JsonPath) => Located } {
-  const templatePath = path.join(chartDir, ...rest.split('/'));
-  const template = cache.get(templatePath);
-  if (template) {
-    return { origin: { renderer: 'helm', file: template.file, note: APPROXIMATE }, locate: (p) => locateInTemplate(template.file, p, helpersOf(cache, chartDir)) };
-  }
-  // Packaged (.tgz) or remote subcharts have no template file to point at.
-  const chart = cache.get(path.join(chartDir, 'Chart.yaml'));
-  const why = `${cache.displayPath(templatePath)} (the template of ${resource.kind} "${resource.name}") is not in the repo`;
-  if (chart) return { origin: { renderer: 'helm', file: chart.file, note: why }, locate: () => ({ location: { file: chart.file.path, region: firstLineRegion(chart.file) }, note: why }) };
-  return { origin: { renderer: 'helm', note: why }, locate: () => ({ location: { file: resource.file.path, region: firstLineRegion(resource.file) }, note: why }) };
+/** A field of an object rendered from a chart template: the template's key line, or the chart when there is no template. */
+export function locateHelmTemplate(origin: HelmTemplateSource, p: JsonPath): Located {
+  if (origin.template) return locateInTemplate(origin.template, p, helpersOf(origin.cache, origin.chartDir));
+  const { why, at } = origin.missing!;
+  return { location: { file: at.path, region: firstLineRegion(at) }, note: why };
 }
