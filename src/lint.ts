@@ -49,7 +49,7 @@ export async function lintUntilReport(options: LintOptions): Promise<RuledRun> {
   const clusters = clusterScopes(discovered.gitops, discovered, findings, run.nodeBudget);
   appendAll(scopes, clusters.scopes);
   const selectedClusters = discovered.gitops.clusters.filter((c) => isSelected(discovered, c.name));
-  const expanded = await expandHelmReleases(run, scopes, selectedClusters, helmReleaseSettings(options, run.limits, run.locating.at), options.cluster, findings);
+  const expanded = await expandHelmReleases(run, scopes, selectedClusters, helmReleaseSettings(options, run.limits, run.locating.at), options.cluster, findings, rendered.notRendered);
   const modelled: ModelledScope[] = [];
   const model = modelSettings(options);
   for (const scope of scopes) {

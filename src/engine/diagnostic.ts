@@ -74,6 +74,14 @@ export const DIAGNOSTICS: Readonly<Record<string, DiagnosticDescription>> = {
         'A chart whose values schema references URLs that cannot be fetched is rendered with --skip-schema-validation, and a note says so once per chart.',
     fix: 'Make the chart available: map its reference to a vendored copy in .pvlint.yaml `helm.charts`, or let pvlint pull it once into the chart cache (--chart-cache) with network access.',
   },
+  'pvlint/chart-dependency': {
+    severity: 'note',
+    summary: 'A chart\'s dependency was not available, or was supplied with a caveat.',
+    why: 'A chart in the repository (an Argo CD helm source, a chart directory) may declare dependencies that its charts/ directory does not hold, because the repo-server runs helm dependency build before rendering. ' +
+        'pvlint supplies them in a temporary copy of the chart the way it supplies HelmRelease charts (the helm.charts mapping, the chart cache, a pull, its bundled app-template) and copies file:// dependencies from the repository. ' +
+        'When a dependency cannot be had, one note says so and the chart is listed as not interpreted; the exit code does not change. A dependency rendered with pvlint\'s bundled copy, or from an earlier pull of a version range, is noted too.',
+    fix: 'Make the dependency available: map its reference to a vendored copy in .pvlint.yaml `helm.charts`, let pvlint pull it once into the chart cache (--chart-cache) with network access, or vendor it in the chart\'s charts/ directory.',
+  },
   'pvlint/rule-crash': {
     severity: 'error',
     summary: 'A rule failed with an internal error.',

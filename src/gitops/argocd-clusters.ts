@@ -180,7 +180,12 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
         built.push(dir);
         documents += output.documents;
         for (const d of output.diagnostics) diagnostics.push({ ...d, environments: [cluster.name] });
-        if (output.diagnostics.length > 0 && output.resources.length === 0) skip(`rendering ${specPath} failed: ${output.diagnostics[0].message}`);
+        if (output.notInterpreted) skip(`${specPath}: ${output.notInterpreted.reason}`, output.notInterpreted.chart ? { chart: output.notInterpreted.chart } : {});
+        else {
+          // Notes about supplied chart dependencies are caveats of a render, not its failure.
+          const failures = output.diagnostics.filter((d) => d.ruleId !== 'pvlint/chart-dependency');
+          if (failures.length > 0 && output.resources.length === 0) skip(`rendering ${specPath} failed: ${failures[0].message}`);
+        }
         rendered.push(...output.resources.map((r) => withDestinationNamespace(r, app)));
       }
       return { cluster, rendered, skipped, diagnostics, built, documents };

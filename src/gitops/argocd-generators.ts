@@ -1,7 +1,8 @@
 // ApplicationSet generators evaluated against this repository (list, git directories, git files) and the
 // template applied to each parameter set. Other generators need Argo CD's cluster state or external APIs: they
 // are named as not followed. Templates: fasttemplate's `{{key}}` and goTemplate's plain field access
-// (`{{ .path.basename }}`, `{{ index .path.segments 1 }}`); any other expression is left as written.
+// (`{{ .path.basename }}`, `{{ index .path.segments 1 }}`), with sprig's `default` and `dig` (`{{ default .name (dig
+// "namespace" "" .) }}`); any other expression is left as written.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -109,7 +110,57 @@ function gitFiles(root: string, git: any, goTemplate: boolean): Params[] {
   return sets;
 }
 
+/** Terms of a goTemplate pipeline without pipes: `"text"`, `.field.path`, `.`, `(…)`, or a function name. */
+function goTerms(expression: string): string[] | undefined {
+  const terms: string[] = [];
+  const pattern = /\s*("(?:[^"\\]|\\.)*"|\((?:[^()"]|"(?:[^"\\]|\\.)*")*\)|\.[\w.]*|[A-Za-z_]\w*)/y;
+  let at = 0;
+  while (at < expression.length) {
+    pattern.lastIndex = at;
+    const match = pattern.exec(expression);
+    if (!match) return expression.slice(at).trim() === '' ? terms : undefined;
+    terms.push(match[1]);
+    at = pattern.lastIndex;
+  }
+  return terms;
+}
+
+/** One argument: a string literal, a field (`.` is the parameters), or a parenthesized call. */
+function goArgument(params: Params, term: string): { value: unknown } | undefined {
+  if (term.startsWith('"')) return { value: JSON.parse(term) };
+  if (term.startsWith('(')) {
+    const value = goCall(params, term.slice(1, -1).trim());
+    return value === undefined ? undefined : { value };
+  }
+  if (term === '.') return { value: params };
+  if (term.startsWith('.')) return { value: term.slice(1).split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Params)[k] : undefined), params) };
+  return undefined;
+}
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
+
+/** sprig's `default D V` and `dig "k"… D dict`; undefined for anything else. */
+function goCall(params: Params, expression: string): unknown {
+  const terms = goTerms(expression);
+  if (!terms || terms.length === 0) return undefined;
+  const [name, ...rest] = terms;
+  const args = rest.map((term) => goArgument(params, term));
+  if (args.some((a) => a === undefined)) return undefined;
+  const values = args.map((a) => a!.value);
+  if (name === 'default' && values.length === 2) return isEmpty(values[1]) ? values[0] : values[1];
+  if (name === 'dig' && values.length >= 3 && values.slice(0, -2).every((v) => typeof v === 'string')) {
+    let node: unknown = values.at(-1);
+    for (const key of values.slice(0, -2) as string[]) {
+      if (!node || typeof node !== 'object' || !(key in (node as Params))) return values.at(-2);
+      node = (node as Params)[key];
+    }
+    return node;
+  }
+  return rest.length === 0 ? goArgument(params, name)?.value : undefined;
+}
+
 function lookupGo(params: Params, expression: string): unknown {
+  if (/^(default|dig)\s/.test(expression)) return goCall(params, expression);
   const field = /^\.([\w.]+)$/.exec(expression);
   const index = /^index \.([\w.]+) (\d+)$/.exec(expression);
   const walkTo = (dotted: string) => dotted.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Params)[k] : undefined), params);

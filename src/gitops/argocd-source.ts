@@ -9,6 +9,7 @@ import { parse, stringify } from 'yaml';
 import { makeResource } from '../load/parse-resources.js';
 import type { Limits } from '../load/limits.js';
 import { renderChart } from '../render/helm-render.js';
+import type { ChartSupply } from '../render/helm-release/obtain-chart.js';
 import { kustomizationFileIn } from '../render/kustomization.js';
 import { renderKustomization } from '../render/kustomize-render.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
@@ -23,6 +24,8 @@ export interface ArgoRenderSettings {
   limits?: Partial<Limits>;
   memo: Map<string, Promise<RenderedScope>>;
   stats: { renders: number };
+  /** Where dependencies missing from a chart's `charts/` come from (as `helm dependency build` on the repo-server). */
+  charts?: ChartSupply;
 }
 
 export type SourceType = 'helm' | 'kustomize' | 'directory';
@@ -158,6 +161,18 @@ export function renderSource(cache: SourceCache, type: SourceType, dir: string, 
       loadRestrictorNone: noRestrictor,
       wrapper: (relative) => kustomizeOverlay(source?.kustomize, relative, dir),
     });
+  } else if (/\{\{/.test(helm!.namespace)) {
+    // helm writes the namespace into the objects (often as a YAML key position it then cannot parse): a namespace the
+    // ApplicationSet template left unevaluated is not the one the cluster gets.
+    const chartFile = cache.get(path.join(dir, 'Chart.yaml'));
+    pending = Promise.resolve({
+      name: cache.displayPath(dir),
+      renderer: 'helm',
+      resources: [],
+      documents: 0,
+      diagnostics: [],
+      notInterpreted: { file: chartFile?.file.path ?? cache.displayPath(dir), line: 1, reason: `the destination namespace ${helm!.namespace} keeps a template expression pvlint does not evaluate, so the chart was not rendered` },
+    });
   } else {
     pending = (async () => {
       const temp = helm!.inline ? mkdtempSync(path.join(os.tmpdir(), 'pvlint-argo-')) : undefined;
@@ -172,6 +187,7 @@ export function renderSource(cache: SourceCache, type: SourceType, dir: string, 
           timeoutMs: settings.timeoutMs,
           cache,
           limits: settings.limits,
+          dependencies: settings.charts,
         });
       } finally {
         if (temp) rmSync(temp, { recursive: true, force: true });

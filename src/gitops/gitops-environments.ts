@@ -8,7 +8,8 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { makeResource } from '../load/parse-resources.js';
 import type { Limits } from '../load/limits.js';
-import { DEFAULT_RENDER_TIMEOUT_MS, helmCommand, kustomizeCommand } from '../render/render-all.js';
+import { DEFAULT_RENDER_TIMEOUT_MS, dependencySupply, helmCommand, kustomizeCommand } from '../render/render-all.js';
+import type { ChartMapping } from '../render/helm-release/chart-reference.js';
 import { buildArgoClusters, inferHomeUrls } from './argocd-clusters.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
@@ -32,6 +33,11 @@ export interface GitopsSettings {
   argocdBuildOptions?: string;
   /** Clusters declared in the configuration: they replace the entries found for the same directories. */
   clusters?: readonly DeclaredCluster[];
+  /** Where dependencies of Argo CD helm sources come from when `charts/` lacks them (as for HelmRelease charts). */
+  chartCache?: string;
+  helmChartMappings?: readonly ChartMapping[];
+  pullCharts?: boolean;
+  bundledCharts?: boolean;
   /** Places what a cluster could not interpret and its render problems (the run's locate stage). */
   locateAt: LocateAt;
 }
@@ -119,10 +125,12 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   for (const entry of entries) clusters.push(await buildFluxCluster(cache, root, [entry], buildSettings, lookup));
   if (argo.length > 0) {
     const buildOptions = settings.argocdBuildOptions ?? lookup('ConfigMap', 'argocd', 'argocd-cm')?.object?.data?.['kustomize.buildOptions'];
+    const helm = helmCommand(settings.helmCommand);
     clusters.push(
       ...(await buildArgoClusters(cache, root, argo, reach, {
         kustomize: kustomizeCommand(settings.kustomizeCommand),
-        helm: helmCommand(settings.helmCommand),
+        helm,
+        charts: dependencySupply(helm, settings, timeoutMs),
         buildOptions: typeof buildOptions === 'string' ? buildOptions.split(/\s+/).filter(Boolean) : [],
         timeoutMs,
         limits: settings.limits,

@@ -62,18 +62,18 @@ function keyResemblance(leafKey: string | undefined, fieldKey: string | undefine
 const sameScalar = (a: Scalar, b: Scalar) => a === b || (a !== null && b !== null && typeof a !== typeof b && String(a) === String(b));
 const distinctive = (v: Scalar) => typeof v === 'string' && v.length >= 3;
 
-export interface ValueMatch {
-  leaf: ValueLeaf;
+export interface ValueMatch<W = ValueWhere> {
+  leaf: ValueLeaf<W>;
   score: number;
 }
 
 /** The values leaf that most likely set the field at `p` of `object`, if any does. */
-export function matchValue(leaves: readonly ValueLeaf[], object: any, p: JsonPath): ValueMatch | undefined {
+export function matchValue<W = ValueWhere>(leaves: readonly ValueLeaf<W>[], object: any, p: JsonPath): ValueMatch<W> | undefined {
   const field = valueAt(object, p);
   const scalars = fieldScalars(field);
   const fieldKey = [...p].reverse().find((s): s is string => typeof s === 'string');
   const context = contextNames(object, p);
-  let best: ValueMatch | undefined;
+  let best: ValueMatch<W> | undefined;
   for (const leaf of leaves) {
     const leafKey = [...leaf.path].reverse().find((s): s is string => typeof s === 'string');
     const resemblance = keyResemblance(leafKey, fieldKey);

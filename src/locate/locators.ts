@@ -4,10 +4,12 @@ import type { DerivedSource } from '../load/parse-resources.js';
 import type { DeclaredClassSource } from '../model/cluster-facts.js';
 import type { KustomizeSource } from '../render/kustomize-source.js';
 import type { HelmTemplateSource } from '../render/helm-source.js';
+import type { HelmDependencySource } from '../render/dependency-source.js';
 import type { HelmValuesSource } from '../render/helm-release/render-objects.js';
 import type { DeletePatchLine } from '../render/kustomize-removed.js';
 import type { SubstitutionSource } from '../gitops/substituted-resource.js';
 import { locateDeclaredClass } from './declared-class-locator.js';
+import { locateHelmDependency } from './helm-dependency-locator.js';
 import { locateSubstituted } from './flux-substitution-locator.js';
 import { locateHelmTemplate } from './helm-template-locator.js';
 import { locateHelmValues } from './helm-values-locator.js';
@@ -31,6 +33,7 @@ export const LOCATORS: LocatorTable = {
   kustomize: entry<KustomizeSource>((origin, _resource, path) => locateKustomized(origin, path)),
   'helm-template': entry<HelmTemplateSource>((origin, _resource, path) => locateHelmTemplate(origin, path)),
   'helm-values': entry<HelmValuesSource>(locateHelmValues),
+  'helm-dependency': entry<HelmDependencySource>((origin, resource, path) => locateHelmDependency(origin, resource, path)),
   'flux-substitution': entry<SubstitutionSource>(locateSubstituted),
   'declared-class': entry<DeclaredClassSource>((origin, _resource, path) => locateDeclaredClass(origin, path)),
   derived: entry(locateDerived),

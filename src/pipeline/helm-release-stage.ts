@@ -24,10 +24,12 @@ export async function expandHelmReleases(
   settings: HelmReleaseSettings,
   cluster: ClusterFacts | undefined,
   findings: Finding[],
+  /** Entries the render stage already listed (charts whose dependencies could not be had). */
+  listed: readonly NotInterpreted[] = [],
 ): Promise<ExpandedScopes> {
   const releases = await expandScopes(run.sources, scopes, settings, run.renderKinds && { parse: run.renderKinds });
   findings.push(...releases.notes);
-  const notInterpreted = notInterpretedAfterHelm(clusters, scopes, releases.notInterpreted);
+  const notInterpreted = [...notInterpretedAfterHelm(clusters, scopes, releases.notInterpreted), ...listed];
   for (const s of scopes) if (s.wholeCluster !== undefined) s.wholeCluster = !notInterpreted.some((entry) => entry.environment === s.name && (entry.chart || entry.kind === 'HelmRelease'));
   // Classes a claim needs that another environment defines are assumed to exist, and said so.
   const borrowed = borrowClusterWide(scopes, new Set((cluster?.storageClasses ?? []).map((c) => c.name)), run.locating.at);

@@ -1,5 +1,6 @@
 // Stage 2: Kustomize roots and Helm charts render (child processes, in parallel with the reading of loose
 // manifests), and what they and the GitOps clusters produced becomes scopes.
+import type { NotInterpreted } from '../gitops/not-interpreted.js';
 import { renderOverNodeBudget, type NodeBudget } from '../load/node-budget.js';
 import { rendersEverything, type GitopsOutcome } from '../gitops/gitops-environments.js';
 import { renderAll, type RenderOutcome, type RenderSettings } from '../render/render-all.js';
@@ -24,18 +25,24 @@ export function startRenders(run: RunContext, discovered: DiscoveredRun, setting
 }
 
 /** The rendered environments as scopes (a failed render with nothing to show is none), their diagnostics in `findings`. */
-export function renderedScopes(rendered: RenderOutcome, findings: Finding[], nodeBudget: NodeBudget): { scopes: Scope[]; documents: number } {
+export function renderedScopes(rendered: RenderOutcome, findings: Finding[], nodeBudget: NodeBudget): { scopes: Scope[]; documents: number; notRendered: NotInterpreted[] } {
   const scopes: Scope[] = [];
+  // Charts whose dependencies could not be had: listed with the GitOps objects that were not followed.
+  const notRendered: NotInterpreted[] = [];
   let documents = 0;
   appendAll(findings, rendered.diagnostics);
   for (const scope of rendered.scopes) {
     appendAll(findings, scope.diagnostics);
     documents += scope.documents;
+    if (scope.notInterpreted) {
+      notRendered.push({ environment: scope.name, kind: 'chart', name: scope.name, ...scope.notInterpreted });
+      continue;
+    }
     if (scope.diagnostics.some((d) => d.ruleId === 'pvlint/render') && scope.resources.length === 0) continue;
     if (renderOverNodeBudget(scope.name, scope.resources, nodeBudget, scope.name, findings)) continue;
     scopes.push({ name: scope.name, kind: scope.renderer, files: originFiles(scope.resources), resources: scope.resources, deferred: [], defaultNamespace: scope.defaultNamespace, removed: scope.removed });
   }
-  return { scopes, documents };
+  return { scopes, documents, notRendered };
 }
 
 /** The selected GitOps clusters as scopes, their diagnostics in `findings`. */

@@ -39,6 +39,11 @@ export function gitopsSettings(options: LintOptions, locateAt: LocateAt): Gitops
     limits: options.limits,
     ignore: options.ignore,
     helmCommand: options.helmCommand,
+    // Charts of Argo CD helm sources get their missing dependencies as HelmReleases get charts.
+    chartCache: options.chartCache,
+    helmChartMappings: options.helmChartMappings,
+    pullCharts: options.pullCharts,
+    bundledCharts: options.bundledCharts,
     ...options.gitops,
   };
 }
@@ -57,6 +62,11 @@ export function renderSettings(options: LintOptions): RenderSettings {
     helmChartSettings: options.helmChartSettings,
     onProgress: options.onProgress,
     limits: options.limits,
+    // Chart environments get their missing dependencies as HelmReleases get charts.
+    chartCache: options.chartCache,
+    helmChartMappings: options.helmChartMappings,
+    pullCharts: options.pullCharts,
+    bundledCharts: options.bundledCharts,
   };
 }
 

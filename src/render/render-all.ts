@@ -7,6 +7,9 @@ import { firstLineRegion } from '../load/source-file.js';
 import { UsageError } from '../load/usage-error.js';
 import type { Limits } from '../load/limits.js';
 import { findOnPath, splitCommand } from './executables.js';
+import { defaultChartCache } from './helm-release/chart-cache.js';
+import type { ChartMapping } from './helm-release/chart-reference.js';
+import type { ChartSupply } from './helm-release/obtain-chart.js';
 import { renderIncludedOfFailed } from './failed-roots.js';
 import { renderChart } from './helm-render.js';
 import { kustomizationFileIn } from './kustomization.js';
@@ -40,6 +43,17 @@ export interface RenderSettings {
   relevantKinds?: ReadonlySet<string>;
   /** `--cache`: Kustomize outputs by a hash of their inputs, parsed outputs by a hash of their text. */
   lintCache?: LintCache;
+  /** Where chart dependencies missing from `charts/` come from (as HelmRelease charts): `--chart-cache`, `helm.charts`, pulls, bundled charts. */
+  chartCache?: string;
+  helmChartMappings?: readonly ChartMapping[];
+  pullCharts?: boolean;
+  bundledCharts?: boolean;
+}
+
+/** The chart supply of HelmReleases, for the dependencies of charts in the repository. */
+export function dependencySupply(helm: readonly string[] | undefined, settings: Pick<RenderSettings, 'chartCache' | 'helmChartMappings' | 'pullCharts' | 'bundledCharts'>, timeoutMs: number): ChartSupply | undefined {
+  if (!helm) return undefined;
+  return { helm, chartCache: settings.chartCache ?? defaultChartCache(), chartMappings: settings.helmChartMappings ?? [], pull: settings.pullCharts, bundledCharts: settings.bundledCharts, timeoutMs, pulls: new Map() };
 }
 
 export interface RenderOutcome {
@@ -137,6 +151,7 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
     return false;
   });
   const values = (settings.helmValues ?? []).map((file) => path.resolve(cwd, file));
+  const dependencies = dependencySupply(commands.helm, settings, timeoutMs);
   const limit = settings.concurrency ?? (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
   const renderJob = (job: Job) =>
       job.kind === 'kustomize'
@@ -150,6 +165,7 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
             cache,
             limits: settings.limits,
             kinds: settings.relevantKinds && { parse: settings.relevantKinds },
+            dependencies,
           });
   const rendered = await mapPool(runnable, limit, renderJob, (done, job) => settings.onProgress?.(done, runnable.length, cache.displayPath(job.dir)));
   // A failed root hides nothing: what it includes is rendered and linted on its own.

@@ -20,6 +20,8 @@ export interface RenderedScope {
   defaultNamespace?: string;
   /** Objects the tree declares and a patch of the tree deletes (kustomize `$patch: delete`). */
   removed?: RemovedObject[];
+  /** Not rendered for want of something outside the repository (a chart dependency): listed, not an error. */
+  notInterpreted?: { file: string; line: number; reason: string; chart?: { name: string; version?: string; url?: string } };
 }
 
 /** Makes renderer messages readable: the text of kubectl's klog line, without `Error:` prefixes or temp paths. */

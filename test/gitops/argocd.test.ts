@@ -92,10 +92,16 @@ test('list and git file generators; other generators are named as not followed',
   assert.match(expansion.skipped[0], /clusters generator not evaluated/);
 });
 
-test('goTemplate field access and index; other expressions stay as written', () => {
-  const params = { path: { path: 'apps/web', basename: 'web', segments: ['apps', 'web'] }, name: 'x' };
+test('goTemplate field access, index, sprig default and dig; other expressions stay as written', () => {
+  const params = { path: { path: 'apps/web', basename: 'web', segments: ['apps', 'web'] }, name: 'x', labels: { tier: 'db' } };
   assert.is(renderTemplateString('{{ .path.basename }}/{{index .path.segments 0}}', params, true), 'web/apps');
-  assert.is(renderTemplateString('{{ default .name "y" }}', params, true), '{{ default .name "y" }}');
+  // sprig: `default D V` is V unless V is empty; `dig "k"… D dict` walks maps, D when a key is missing.
+  assert.is(renderTemplateString('{{ default .name "y" }}', params, true), 'y');
+  assert.is(renderTemplateString('{{ default "fallback" .missing }}', params, true), 'fallback');
+  assert.is(renderTemplateString('{{ default .name (dig "namespace" "" .) }}', params, true), 'x');
+  assert.is(renderTemplateString('{{ default .name (dig "labels" "tier" "" .) }}', params, true), 'db');
+  assert.is(renderTemplateString('{{ upper .name }}', params, true), '{{ upper .name }}');
+  assert.is(renderTemplateString('{{ dig "labels" "tier" "" . | upper }}', params, true), '{{ dig "labels" "tier" "" . | upper }}');
 });
 
 test.run();

@@ -17,6 +17,7 @@ import { declaredClassResource } from '../../src/model/cluster-facts.js';
 import { substituteResource } from '../../src/gitops/substituted-resource.js';
 import { mergeReleaseValues } from '../../src/render/helm-release/release-values.js';
 import type { HelmValuesSource } from '../../src/render/helm-release/render-objects.js';
+import { dependencyValueLeaves, recordHelmDependency } from '../../src/render/dependency-source.js';
 import { recordHelmTemplate } from '../../src/render/helm-source.js';
 import { recordKustomizeSource } from '../../src/render/kustomize-source.js';
 import { SourceCache } from '../../src/render/source-cache.js';
@@ -146,6 +147,39 @@ spec:
   const byChart = stage.locate(pvc, ['spec', 'accessModes']);
   assert.is(at(byChart), 'apps/release.yaml:9');
   assert.match(byChart.note ?? '', /no value sets spec\.accessModes/);
+});
+
+test('helm dependency: the umbrella value under the dependency\'s key, else the values entry named like the item, else the dependency entry', () => {
+  const dir = tree({
+    'media/Chart.yaml': 'apiVersion: v2\nname: media\nversion: 1.0.0\ndependencies:\n  - name: app-template\n    version: 4.1.1\n    repository: https://charts.example.test\n  - name: store\n    version: 1.0.0\n    repository: file://../store\n',
+    'media/values.yaml': 'app-template:\n  persistence:\n    media:\n      storageClass: slow\n      size: 5Gi\n',
+    'store/Chart.yaml': 'apiVersion: v2\nname: store\nversion: 1.0.0\n',
+    'store/templates/pvc.yaml': 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: {{ .Release.Name }}-store\nspec:\n  accessModes: [ReadWriteOnce]\n',
+  });
+  const cache = new SourceCache(dir);
+  const chartDir = path.join(dir, 'media');
+  const valuesFiles = [path.join(chartDir, 'values.yaml')];
+  const place = { keys: ['app-template'], label: 'app-template 4.1.1 of chart media', declaredIn: path.join(chartDir, 'Chart.yaml'), index: 0 };
+  const leaves = dependencyValueLeaves(cache, valuesFiles, place.keys);
+  const [pvc, deployment] = resourcesOf('media (rendered by helm)', 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: r-media\nspec:\n  storageClassName: slow\n  accessModes: [ReadWriteOnce]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: r\nspec:\n  template:\n    spec:\n      volumes:\n        - name: media\n          persistentVolumeClaim:\n            claimName: r-media\n');
+  for (const resource of [pvc, deployment]) resource.sourceOrigin = recordHelmDependency(cache, resource, 'templates/common.yaml', leaves, valuesFiles, place).source;
+  const stage = new LocateStage();
+  const byValue = stage.locate(pvc, ['spec', 'storageClassName']);
+  assert.is(at(byValue), 'media/values.yaml:4');
+  assert.match(byValue.note ?? '', /the value app-template\.persistence\.media\.storageClass sets spec\.storageClassName/);
+  assert.equal(byValue.related?.map((r) => [r.message, at(r)]), [['rendered from dependency app-template 4.1.1 of chart media, template templates/common.yaml', 'media/Chart.yaml:5']]);
+  const byItem = stage.locate(deployment, ['spec', 'template', 'spec', 'volumes', 0, 'persistentVolumeClaim', 'claimName']);
+  assert.is(at(byItem), 'media/values.yaml:3');
+  assert.match(byItem.note ?? '', /app-template\.persistence\.media configures media/);
+  const byEntry = stage.locate(pvc, ['spec', 'accessModes']);
+  assert.is(at(byEntry), 'media/Chart.yaml:5');
+  assert.match(byEntry.note ?? '', /no value of the chart sets spec\.accessModes/);
+  // A file:// dependency's template is in the repository: a field no value sets is at its key line there.
+  const [stored] = resourcesOf('media (rendered by helm)', 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: r-store\nspec:\n  accessModes: [ReadWriteOnce]\n');
+  stored.sourceOrigin = recordHelmDependency(cache, stored, 'templates/pvc.yaml', [], valuesFiles, { keys: ['store'], label: 'store of chart media', declaredIn: place.declaredIn, index: 1, sourceDir: path.join(dir, 'store') }).source;
+  const inTemplate = stage.locate(stored, ['spec', 'accessModes']);
+  assert.is(at(inTemplate), 'store/templates/pvc.yaml:6');
+  assert.equal(inTemplate.related?.map(at), ['store/templates/pvc.yaml:6']);
 });
 
 test('flux substitution: a substituted value is where the variable is defined, the placeholder related; other paths as before', () => {

@@ -5,14 +5,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { lint, type LintOptions } from '../../src/lint.js';
 import { findOnPath } from '../../src/render/executables.js';
 import { defaultRuleSettings } from '../../src/registry.js';
+import { serveCharts } from '../helpers/chart-server.js';
 import { REAL_HELM, requiresHelm } from '../helpers/real-helm.js';
 import { requires } from '../helpers/requires.js';
 import { runPvlint } from '../helpers/spawn.js';
@@ -128,24 +127,6 @@ withHelmAndKustomize('a chart directory of the repository (GitRepository), value
   });
   assert.equal(claims, ['shop/shop-data 5Gi']);
 });
-
-/** A static file server on 127.0.0.1 for a chart repository made with `helm package` and `helm repo index`. */
-async function serveCharts(dir: string): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push(req.url ?? '');
-    const file = path.join(dir, decodeURIComponent((req.url ?? '/').split('?')[0]).replace(/^\/charts\//, ''));
-    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200);
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/charts`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 /** A chart repository on 127.0.0.1 holding the packaged `storage-app` fixture chart (`helm package`, `helm repo index`). */
 async function servedStorageApp(): Promise<Awaited<ReturnType<typeof serveCharts>>> {

@@ -4,7 +4,7 @@
 // goes unlinted offline. Whoever renders with a bundled chart says so (see expand.ts): never silently.
 import { fileURLToPath } from 'node:url';
 import type { RemoteChart } from './chart-reference.js';
-import type { ValueLeaf } from './release-values.js';
+import type { ValueLeaf, ValueWhere } from './release-values.js';
 
 export interface BundledChart {
   name: string;
@@ -60,9 +60,9 @@ export interface ReleaseFacts {
 }
 
 /** Values with the templates a newer chart would evaluate evaluated, and their locatable leaves to match. */
-export interface AdaptedValues {
+export interface AdaptedValues<W = ValueWhere> {
   values: Record<string, unknown>;
-  leaves: readonly ValueLeaf[];
+  leaves: readonly ValueLeaf<W>[];
 }
 
 const RELEASE_EXPRESSION = /\{\{\s*\.Release\.(Name|Namespace)\s*\}\}/g;
@@ -82,7 +82,7 @@ const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof
  * claim it mounts is the one 5.x would mount. Other expressions stay (their objects are then left out, see
  * holdsTemplateExpression); other versions are rendered as they are.
  */
-export function adaptAppTemplateValues(values: Record<string, unknown>, leaves: readonly ValueLeaf[], requestedVersion: string | undefined, release: ReleaseFacts): AdaptedValues {
+export function adaptAppTemplateValues<W = ValueWhere>(values: Record<string, unknown>, leaves: readonly ValueLeaf<W>[], requestedVersion: string | undefined, release: ReleaseFacts): AdaptedValues<W> {
   const major = /^v?(\d+)\./.exec(requestedVersion ?? '')?.[1];
   if (major === undefined || Number(major) < 5 || !isMap(values.persistence)) return { values, leaves };
   const persistence: Record<string, unknown> = { ...values.persistence };

@@ -15,11 +15,11 @@ export interface EmbeddedValues {
 /** Where a scalar of the values is written: a field of an object, or a path inside a values text an object holds. */
 export type ValueWhere = Position | { embedded: EmbeddedValues; path: JsonPath };
 
-/** One scalar of the merged values and the place a user edits to change it. */
-export interface ValueLeaf {
+/** One scalar of the merged values and the place a user edits to change it (`W`: how that place is recorded). */
+export interface ValueLeaf<W = ValueWhere> {
   path: (string | number)[];
   value: Scalar;
-  at: ValueWhere;
+  at: W;
 }
 
 export interface MergedValues {
@@ -45,7 +45,7 @@ function mergeInto(target: Record<string, unknown>, source: Record<string, unkno
  * Scalars of `value`, each with its path below `prefix` and where it is written (`at(path)`): how values of any
  * source (an Argo CD Application's `helm.valuesObject`, a kustomization's `valuesInline`) become locatable leaves.
  */
-export function leavesOf(value: unknown, prefix: (string | number)[], at: (p: (string | number)[]) => ValueWhere, out: ValueLeaf[]): void {
+export function leavesOf<W = ValueWhere>(value: unknown, prefix: (string | number)[], at: (p: (string | number)[]) => W, out: ValueLeaf<W>[]): void {
   if (Array.isArray(value)) value.forEach((item, i) => leavesOf(item, [...prefix, i], at, out));
   else if (isMap(value)) for (const [key, item] of Object.entries(value)) leavesOf(item, [...prefix, key], at, out);
   else if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out.push({ path: prefix, value: value as Scalar, at: at(prefix) });
