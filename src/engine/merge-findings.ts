@@ -4,7 +4,29 @@ import type { Finding } from '../types.js';
 
 function locationKey(finding: Finding): string {
   const r = finding.location.region;
-  return `${finding.ruleId}\u0000${finding.location.file}\u0000${r.startLine}:${r.startColumn}\u0000${finding.messageId}`;
+  // Two rules that crash at one place are two bugs, not one.
+  const crashed = finding.ruleId === 'pvlint/rule-crash' ? `\u0000${String(finding.data?.rule ?? finding.message)}` : '';
+  return `${finding.ruleId}\u0000${finding.location.file}\u0000${r.startLine}:${r.startColumn}\u0000${finding.messageId}${crashed}`;
+}
+
+/**
+ * Which of the findings at one place speaks for them all: the first by message, object and related places, so that
+ * the choice does not depend on the order environments or renderers produced them (helm orders a chart's objects
+ * differently from run to run).
+ */
+function representativeOrder(a: Finding, b: Finding): number {
+  return (
+    a.message.localeCompare(b.message) ||
+    objectName(a).localeCompare(objectName(b)) ||
+    JSON.stringify(a.related).localeCompare(JSON.stringify(b.related)) ||
+    (a.note ?? '').localeCompare(b.note ?? '') ||
+    JSON.stringify(a.path ?? []).localeCompare(JSON.stringify(b.path ?? []))
+  );
+}
+
+function objectName(finding: Finding): string {
+  const r = finding.resource;
+  return r ? `${r.kind}/${r.namespace ?? ''}/${r.name}` : '';
 }
 
 export function mergeFindings(findings: readonly Finding[]): Finding[] {
@@ -17,6 +39,7 @@ export function mergeFindings(findings: readonly Finding[]): Finding[] {
       continue;
     }
     for (const env of finding.environments) if (!existing.environments.includes(env)) existing.environments.push(env);
+    if (representativeOrder(finding, existing) < 0) merged.set(key, { ...finding, environments: existing.environments });
   }
   const result = [...merged.values()];
   for (const finding of result) finding.environments.sort();

@@ -1,6 +1,7 @@
 // Renders one Helm chart with `helm template` (values files, release name and namespace from the user)
 // and maps its documents to templates through the `# Source:` comments helm writes. Dependencies the chart
 // declares but `charts/` lacks are supplied first, in a temporary copy (supply-dependencies.ts).
+import { inStableOrder } from './helm-object-order.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic } from '../engine/diagnostic.js';
@@ -117,11 +118,11 @@ async function renderPrepared(dir: string, name: string, prepared: Extract<Prepa
   // Every `# Source:` of this stream names this chart (or its subcharts under charts/).
   attachHelmLocators(cache, output, parsed.documents, parsed.resources, () => dir);
   if (!supplied) {
-    appendAll(scope.resources, parsed.resources);
+    appendAll(scope.resources, inStableOrder(parsed.resources));
     return scope;
   }
   const finished = supplied.finish(output, parsed.documents, parsed.resources);
-  appendAll(scope.resources, finished.resources);
+  appendAll(scope.resources, inStableOrder(finished.resources));
   appendAll(scope.diagnostics, [...supplied.notes, ...finished.notes]);
   return scope;
 }

@@ -2,6 +2,7 @@
 // release namespace (as helm does when it applies them), and per object what the locate stage needs to point at the
 // value that set a field, else at `chartAt` (where the chart is named), with the template as related location. HelmReleases use it;
 // so can Argo CD helm sources and kustomize helmCharts, with their own values leaves and chart line.
+import { inStableOrder } from '../helm-object-order.js';
 import { DEFAULT_LIMITS, type Limits } from '../../load/limits.js';
 import { deriveResource, parseResources, resourceId, type KindPlan } from '../../load/parse-resources.js';
 import { makeSourceFile } from '../../load/source-file.js';
@@ -102,5 +103,5 @@ export async function renderChartObjects(request: ChartRender): Promise<ChartObj
     resource.sourceOrigin = source;
     return resource;
   });
-  return { ok: true, resources, schemaSkipped: result.schemaSkipped, parseErrors: parsed.diagnostics.map((d) => d.message) };
+  return { ok: true, resources: inStableOrder(resources), schemaSkipped: result.schemaSkipped, parseErrors: parsed.diagnostics.map((d) => d.message) };
 }
