@@ -58,7 +58,7 @@ export async function lintUntilReport(options: LintOptions): Promise<RuledRun> {
       modelled.push({ scope, crash: built.crash });
       continue;
     }
-    const ruled = runScopeRules(built.model, run.rules);
+    const ruled = runScopeRules(built.model, run.rules, built.rejected);
     modelled.push({ scope, model: built.model, shapeFindings: built.shapeFindings, ...ruled });
   }
   return {

@@ -2,7 +2,6 @@
 // A rule that throws becomes a diagnostic naming the rule; the other rules still run.
 import type { StorageModel } from '../model/storage-model.js';
 import { crashFinding, findingFromReport } from './make-finding.js';
-import { isShapeRejected } from './shape-check.js';
 import type { RawFinding, ReportDescriptor, Resource, Severity } from '../types.js';
 import type { RuleModule } from './rule-module.js';
 
@@ -19,11 +18,11 @@ export interface RuleRunResult {
   crashes: RawFinding[];
 }
 
-export function runRules(model: StorageModel, settings: readonly RuleSetting[]): RuleRunResult {
-  return runAll(model, settings);
-}
-
-function runAll(model: StorageModel, settings: readonly RuleSetting[]): RuleRunResult {
+/**
+ * `rejected`: objects the API server would reject (the shape check's); a pvlint/shape error says why, so nothing else
+ * is reported about them.
+ */
+export function runRules(model: StorageModel, settings: readonly RuleSetting[], rejected: ReadonlySet<Resource> = new Set()): RuleRunResult {
   const findings: RawFinding[] = [];
   const crashes: RawFinding[] = [];
   for (const setting of settings) {
@@ -33,7 +32,7 @@ function runAll(model: StorageModel, settings: readonly RuleSetting[]): RuleRunR
     const report = (descriptor: ReportDescriptor) => {
       current = descriptor.resource;
       // The API server would reject this object (a pvlint/shape error says why): nothing else is reported about it.
-      if (isShapeRejected(descriptor.resource)) return;
+      if (rejected.has(descriptor.resource)) return;
       findings.push(findingFromReport(rule, setting, descriptor, model.scope));
     };
     try {

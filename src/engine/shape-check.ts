@@ -56,13 +56,6 @@ const YAML11_BOOLEANS: Record<string, boolean> = {
   n: false, N: false, no: false, No: false, NO: false, off: false, Off: false, OFF: false,
 };
 
-/** Objects the API server would reject: the rules see them (sanitised) but report nothing about them. */
-const rejected = new WeakSet<Resource>();
-
-export function isShapeRejected(resource: Resource): boolean {
-  return rejected.has(resource);
-}
-
 let validators: Promise<(kind: string) => ValidateFunction | undefined> | undefined;
 
 async function loadValidators(): Promise<(kind: string) => ValidateFunction | undefined> {
@@ -213,6 +206,8 @@ export interface ShapeResult {
   findings: RawFinding[];
   /** The resources given that have no shape problem at all. */
   clean: Set<Resource>;
+  /** Objects the API server would reject (the sanitised copies of `resources`): rules see them but report nothing about them. */
+  rejected: ReadonlySet<Resource>;
 }
 
 /**
@@ -222,12 +217,13 @@ export interface ShapeResult {
  */
 export async function checkShapes(resources: readonly Resource[], scope: string, knownClean: (resource: Resource) => boolean = () => false): Promise<ShapeResult> {
   const needsCheck = (r: Resource) => Object.prototype.hasOwnProperty.call(SHAPE_SCHEMAS, r.kind) && !knownClean(r);
-  if (!resources.some(needsCheck)) return { resources: [...resources], findings: [], clean: new Set(resources) };
+  if (!resources.some(needsCheck)) return { resources: [...resources], findings: [], clean: new Set(resources), rejected: new Set() };
   validators ??= loadValidators();
   const validatorFor = await validators;
   const findings: RawFinding[] = [];
   const out: Resource[] = [];
   const clean = new Set<Resource>();
+  const rejected = new Set<Resource>();
   for (const resource of resources) {
     if (!needsCheck(resource)) {
       out.push(resource);
@@ -278,5 +274,5 @@ export async function checkShapes(resources: readonly Resource[], scope: string,
       });
     });
   }
-  return { resources: out, findings, clean };
+  return { resources: out, findings, clean, rejected };
 }

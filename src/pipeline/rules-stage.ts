@@ -24,7 +24,7 @@ export type ModelledScope =
   | { scope: Scope; model?: undefined; crash: Finding };
 
 /** Shape check and model of one environment. `borrowed`: objects other environments define that it is assumed to have. */
-export async function modelScope(run: RunContext, scope: Scope, borrowed: readonly Resource[], settings: ModelSettings): Promise<{ model: StorageModel; shapeFindings: RawFinding[] } | { crash: Finding }> {
+export async function modelScope(run: RunContext, scope: Scope, borrowed: readonly Resource[], settings: ModelSettings): Promise<{ model: StorageModel; shapeFindings: RawFinding[]; rejected: ReadonlySet<Resource> } | { crash: Finding }> {
   // Fields with a type the API cannot decode are findings of their own; rules see the objects without them.
   const shaped = await checkShapes(scope.resources, scope.name, run.lintCache ? shapeCleanBefore : undefined);
   if (run.lintCache) recordShapeResults(scope.resources, shaped.clean);
@@ -39,7 +39,7 @@ export async function modelScope(run: RunContext, scope: Scope, borrowed: readon
       deferred: deferredLoaders(scope.deferred, run.limits),
       removed: scope.removed,
     });
-    return { model, shapeFindings: shaped.findings };
+    return { model, shapeFindings: shaped.findings, rejected: shaped.rejected };
   } catch (error) {
     // A bug, but one environment must not stop the others.
     const anchor = shaped.resources[0];
@@ -49,8 +49,8 @@ export async function modelScope(run: RunContext, scope: Scope, borrowed: readon
 }
 
 /** The rules over one environment's model. */
-export function runScopeRules(model: StorageModel, rules: readonly RuleSetting[]): { ruleFindings: RawFinding[]; crashes: RawFinding[] } {
-  const result = runRules(model, rules);
+export function runScopeRules(model: StorageModel, rules: readonly RuleSetting[], rejected: ReadonlySet<Resource>): { ruleFindings: RawFinding[]; crashes: RawFinding[] } {
+  const result = runRules(model, rules, rejected);
   return { ruleFindings: result.findings, crashes: result.crashes };
 }
 

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkShapes, isShapeRejected } from '../../src/engine/shape-check.js';
+import { checkShapes } from '../../src/engine/shape-check.js';
 import { lint } from '../../src/lint.js';
 import { parseResources } from '../../src/load/parse-resources.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
@@ -23,7 +23,7 @@ test('a placeholder in a typed field is taken out of what rules see, and the obj
   const shaped = await checkShapes(parseResources(file).resources, 'test');
   assert.equal(shaped.findings, []);
   assert.is(shaped.resources[0].object.spec.replicas, undefined);
-  assert.not.ok(isShapeRejected(shaped.resources[0]));
+  assert.not.ok(shaped.rejected.has(shaped.resources[0]));
 });
 
 test('a wrong type in a field no storage rule reads (containerPort) is a note, and the object is still linted', async () => {
@@ -31,7 +31,7 @@ test('a wrong type in a field no storage rule reads (containerPort) is a note, a
   const shaped = await checkShapes(parseResources(file).resources, 'test');
   assert.equal(shaped.findings.map((f) => `${f.severity} ${f.data.field}`), ['note spec.template.spec.containers[0].ports[0].containerPort']);
   assert.match(shaped.findings[0].message, /No storage rule reads/);
-  assert.not.ok(isShapeRejected(shaped.resources[0]));
+  assert.not.ok(shaped.rejected.has(shaped.resources[0]));
   assert.is(shaped.resources[0].object.spec.replicas, 3);
 });
 
@@ -39,7 +39,7 @@ test('a wrong type in a field storage rules read stays an error and the object i
   const file = makeSourceFile('/x/c.yaml', 'c.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: "three"\n');
   const shaped = await checkShapes(parseResources(file).resources, 'test');
   assert.equal(shaped.findings.map((f) => `${f.severity} ${f.data.field}`), ['error spec.replicas']);
-  assert.ok(isShapeRejected(shaped.resources[0]));
+  assert.ok(shaped.rejected.has(shaped.resources[0]));
 });
 
 test.run();
