@@ -65,14 +65,16 @@ function repositoryObjects(cache: SourceCache, root: string, ignore: readonly st
     const found: string[] = [];
     const files = fg.sync(['**/*.yaml', '**/*.yml'], { cwd: root, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], suppressErrors: true });
     for (const file of files.sort()) {
-      let text: string;
+      let bytes: Buffer;
       try {
         if (statSync(file).size > 4 * 1024 * 1024) continue;
-        text = readFileSync(file, 'utf8');
+        bytes = readFileSync(file);
       } catch {
         continue;
       }
-      if (/^kind:\s*["']?(?:ConfigMap|Secret)\b/m.test(text)) found.push(file);
+      // Most files name neither kind: not worth decoding.
+      if (!bytes.includes('ConfigMap') && !bytes.includes('Secret')) continue;
+      if (/^kind:\s*["']?(?:ConfigMap|Secret)\b/m.test(bytes.toString('utf8'))) found.push(file);
     }
     return found;
   };

@@ -36,17 +36,17 @@ async function filesNamingGitopsObjects(searchDir: string, ignore: readonly stri
   const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: searchDir, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], followSymbolicLinks: false, suppressErrors: true });
   const naming: string[] = [];
   for (const file of files.sort()) {
-    let text: string;
+    let bytes: Buffer;
     try {
       if (statSync(file).size > MAX_SCAN_BYTES) continue;
-      text = readFileSync(file, 'utf8');
+      bytes = readFileSync(file);
     } catch {
       continue;
     }
     // Both the group and the kind in the text, else no document of the file can be one (Argo Workflows and
-    // Kustomize's own Kustomizations are common and not worth a parse).
-    const flux = text.includes(FLUX_KUSTOMIZE_GROUP) && text.includes('Kustomization');
-    const argo = text.includes('argoproj.io/') && text.includes('Application');
+    // Kustomize's own Kustomizations are common and not worth a parse). The bytes are searched: no decoding.
+    const flux = bytes.includes(FLUX_KUSTOMIZE_GROUP) && bytes.includes('Kustomization');
+    const argo = bytes.includes('argoproj.io/') && bytes.includes('Application');
     if (flux || argo) naming.push(file);
   }
   return naming;
