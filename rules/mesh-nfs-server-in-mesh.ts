@@ -215,6 +215,8 @@ spec:
       if (inboundExcluded(template, 'istio-sidecar', NFS_PORT)) continue;
       const namespace = membership.namespace;
       consumers ??= kubeletNfsConsumers(model);
+      // Nobody mounts NFS through kubelet: no Service can matter, and reading them costs a parse of every one.
+      if (consumers.length === 0) return;
       for (const svc of nfsServicesOf(model, template, namespace)) {
         const addresses = addressesOf(svc, namespace);
         const users = consumers.filter((c) => addresses.has(c.server.trim().toLowerCase()) ||

@@ -51,29 +51,48 @@ export interface GitopsOutcome {
   stats: { renders: number; ms: number };
 }
 
-/** ConfigMaps and Secrets written anywhere in the repository, found on the first variable source a cluster lacks. */
+// A `name:`/`generateName:` whose double-quoted value has an escape (`"argocd\x2dcm"`): the name need not appear as written.
+const ESCAPED_NAME = /[nN]ame["']?\s*:[^\n"]*"[^"\n]*\\/;
+
+/**
+ * ConfigMaps and Secrets written anywhere in the repository, found on the first variable source a cluster lacks. Only
+ * the files that could hold the name asked for are parsed: its text, or an escape that could spell it.
+ */
 function repositoryObjects(cache: SourceCache, root: string, ignore: readonly string[]): ObjectLookup {
-  let index: Resource[] | undefined;
-  const load = () => {
-    index = [];
+  let candidates: string[] | undefined;
+  const byName = new Map<string, Resource[]>();
+  const candidateFiles = () => {
+    const found: string[] = [];
     const files = fg.sync(['**/*.yaml', '**/*.yml'], { cwd: root, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], suppressErrors: true });
     for (const file of files.sort()) {
-      let text: string;
+      let bytes: Buffer;
       try {
         if (statSync(file).size > 4 * 1024 * 1024) continue;
-        text = readFileSync(file, 'utf8');
+        bytes = readFileSync(file);
       } catch {
         continue;
       }
-      if (!/^kind:\s*["']?(?:ConfigMap|Secret)\b/m.test(text)) continue;
-      for (const d of cache.get(file)?.documents ?? []) {
-        if (d.object?.kind === 'ConfigMap' || d.object?.kind === 'Secret') index.push(makeResource(cache.get(file)!.file, d.docIndex, d.node, d.object));
+      // Most files name neither kind: not worth decoding.
+      if (!bytes.includes('ConfigMap') && !bytes.includes('Secret')) continue;
+      if (/^kind:\s*["']?(?:ConfigMap|Secret)\b/m.test(bytes.toString('utf8'))) found.push(file);
+    }
+    return found;
+  };
+  const named = (name: string): Resource[] => {
+    const index: Resource[] = [];
+    for (const file of (candidates ??= candidateFiles())) {
+      const source = cache.get(file);
+      if (!source || (!source.file.text.includes(name) && !ESCAPED_NAME.test(source.file.text))) continue;
+      for (const d of source.documents) {
+        if ((d.object?.kind === 'ConfigMap' || d.object?.kind === 'Secret')) index.push(makeResource(source.file, d.docIndex, d.node, d.object));
       }
     }
     return index;
   };
   return (kind, namespace, name) => {
-    const matches = (index ?? load()).filter((r) => r.kind === kind && r.name === name);
+    let index = byName.get(name);
+    if (!index) byName.set(name, (index = named(name)));
+    const matches = index.filter((r) => r.kind === kind && r.name === name);
     return matches.find((r) => r.namespace === namespace) ?? (matches.length === 1 ? matches[0] : undefined);
   };
 }

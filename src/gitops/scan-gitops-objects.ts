@@ -1,6 +1,6 @@
 // One pass over the YAML files under a directory for the GitOps objects that start clusters: Flux
 // Kustomizations and Argo CD Applications/ApplicationSets. Files are read as text first; only those naming one
-// of the API groups are parsed.
+// of the API groups and kinds are parsed.
 import { readFileSync, statSync } from 'node:fs';
 import fg from 'fast-glob';
 import { makeResource } from '../load/parse-resources.js';
@@ -17,18 +17,10 @@ export interface GitopsObjects {
 }
 
 export async function scanGitopsObjects(cache: SourceCache, searchDir: string, ignore: readonly string[] = []): Promise<GitopsObjects> {
-  // Hidden directories too: Flux's generator walks them.
-  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: searchDir, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], followSymbolicLinks: false, suppressErrors: true });
   const found: GitopsObjects = { flux: [], argo: [] };
-  for (const file of files.sort()) {
-    let text: string;
-    try {
-      if (statSync(file).size > MAX_SCAN_BYTES) continue;
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    if (!text.includes(FLUX_KUSTOMIZE_GROUP) && !text.includes('argoproj.io/')) continue;
+  // Finding the repository root and building its clusters both scan the same directory: one walk and read per run.
+  const files = await cache.remember(`gitops-object-files\0${searchDir}\0${ignore.join('\0')}`, () => filesNamingGitopsObjects(searchDir, ignore));
+  for (const file of files) {
     const source = cache.get(file);
     for (const d of source?.documents ?? []) {
       if (isFluxKustomization(d.object)) found.flux.push(makeResource(source!.file, d.docIndex, d.node, d.object));
@@ -36,4 +28,26 @@ export async function scanGitopsObjects(cache: SourceCache, searchDir: string, i
     }
   }
   return found;
+}
+
+/** The YAML files under a directory whose text names a Flux Kustomization or Argo CD Application group and kind, sorted. */
+async function filesNamingGitopsObjects(searchDir: string, ignore: readonly string[]): Promise<string[]> {
+  // Hidden directories too: Flux's generator walks them.
+  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: searchDir, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], followSymbolicLinks: false, suppressErrors: true });
+  const naming: string[] = [];
+  for (const file of files.sort()) {
+    let bytes: Buffer;
+    try {
+      if (statSync(file).size > MAX_SCAN_BYTES) continue;
+      bytes = readFileSync(file);
+    } catch {
+      continue;
+    }
+    // Both the group and the kind in the text, else no document of the file can be one (Argo Workflows and
+    // Kustomize's own Kustomizations are common and not worth a parse). The bytes are searched: no decoding.
+    const flux = bytes.includes(FLUX_KUSTOMIZE_GROUP) && bytes.includes('Kustomization');
+    const argo = bytes.includes('argoproj.io/') && bytes.includes('Application');
+    if (flux || argo) naming.push(file);
+  }
+  return naming;
 }

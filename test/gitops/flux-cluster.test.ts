@@ -2,7 +2,7 @@
 // Kustomizations, postBuild substitution (inline and from a ConfigMap), targetNamespace, a component templating a
 // claim from ${APP}, replacements read from outside the root. Each planted problem is asserted at the line to
 // edit: the variable's definition when the value came from a substitution.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -49,6 +49,24 @@ it('a class substituted from the substituteFrom ConfigMap: reported at the Confi
   // The cluster defines its own classes and nothing is left unrendered: a class none of them is, is a warning.
   assert.is(f!.severity, 'warning');
   assert.ok(f!.related.some((r) => `${r.location.file}:${r.location.region.startLine}` === 'components/app-volume/pvc.yaml:8'));
+});
+
+it('a substituteFrom ConfigMap elsewhere in the repository is found, also when its name is spelled with an escape', async () => {
+  const escaped = copyFixture('gitops/flux-cluster');
+  try {
+    // Outside what the cluster builds: found by the repository-wide lookup, which parses only files that can hold the name.
+    const file = path.join(escaped, 'clusters/prod/cluster-settings.yaml');
+    const text = readFileSync(file, 'utf8').replace('name: cluster-settings', 'name: "cluster\\x2dsettings"');
+    rmSync(file);
+    mkdirSync(path.join(escaped, 'settings'));
+    writeFileSync(path.join(escaped, 'settings/cluster-settings.yaml'), text);
+    const run = await lint({ paths: ['clusters/prod'], cwd: escaped });
+    const f = run.findings.find((x) => x.ruleId === 'pvc-unknown-storageclass' && x.message.includes('"fast-blok"'));
+    assert.ok(f, 'the class from the ConfigMap is substituted');
+    assert.is(at(f), 'settings/cluster-settings.yaml:8');
+  } finally {
+    rmSync(escaped, { recursive: true, force: true });
+  }
 });
 
 it('ReadWriteMany on the block class of the infrastructure layer: at the access mode, the class related', () => {
