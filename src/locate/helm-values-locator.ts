@@ -92,32 +92,48 @@ export function matchValue<W = ValueWhere>(leaves: readonly ValueLeaf<W>[], obje
   return best;
 }
 
+/** Values keys under which charts conventionally configure objects of a kind (normalized: lowercase, no `-`/`_`). */
+const KIND_SECTIONS: Record<string, readonly string[]> = {
+  PersistentVolumeClaim: ['persistence', 'volumeclaimtemplates', 'pvc', 'storage'],
+  Deployment: ['controllers', 'deployment'],
+  StatefulSet: ['controllers', 'statefulset'],
+  DaemonSet: ['controllers', 'daemonset'],
+  CronJob: ['controllers', 'cronjob', 'cronjobs'],
+  Job: ['controllers', 'job', 'jobs'],
+  ConfigMap: ['configmaps', 'configmap'],
+  Secret: ['secrets', 'secret'],
+};
+
 /**
  * The values entry an object is rendered from (`controllers.backup` for CronJob `sonarr-backup`), for a field no value
  * sets: the key, on the path of some values scalar, that best names the object. Charts name objects
- * `<release>-<entry>` and label them with the entry, so the whole name counts most, then the name's last part, then a
- * label value; an entry named only by another part of the name (the release) is too weak to be taken.
+ * `<release>-<entry>`, so the whole name counts most, then the longest `-`-separated suffix of it (`config-abs` before
+ * `abs`); among equals, an entry under the section charts use for the object's kind (`persistence` for a claim), then
+ * the shallower one. A key that names only the release part of the name is too weak to be taken.
  */
 export function matchEntry<W = ValueWhere>(leaves: readonly ValueLeaf<W>[], object: any): { leaf: ValueLeaf<W>; depth: number } | undefined {
   const name = typeof object?.metadata?.name === 'string' ? object.metadata.name.toLowerCase() : '';
-  const parts = name.split(/[-_.]/).filter((part: string) => part.length > 1);
-  const last = parts.length > 1 ? parts[parts.length - 1] : undefined;
-  const labels = new Set(Object.values(isMap(object?.metadata?.labels) ? object.metadata.labels : {})
-    .filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()));
-  const weight = (segment: string) => {
-    const key = segment.toLowerCase();
-    if (key === name) return 3;
-    if (key === last) return 2 + (labels.has(key) ? 0.5 : 0);
-    return 0;
-  };
+  if (name === '') return undefined;
+  const parts = name.split('-');
+  // Suffix → how many parts it spans (the whole name spans all of them and counts most).
+  const suffixes = new Map<string, number>();
+  for (let i = 0; i < parts.length; i++) {
+    const suffix = parts.slice(i).join('-');
+    if (suffix.length > 1) suffixes.set(suffix, i === 0 ? parts.length + 1 : parts.length - i);
+  }
+  const sections = KIND_SECTIONS[String(object?.kind)] ?? [];
   let best: { leaf: ValueLeaf<W>; depth: number; weight: number } | undefined;
   for (const leaf of leaves) {
+    let inSection = false;
     for (let i = 0; i < leaf.path.length - 1; i++) {
       const segment = leaf.path[i];
       if (typeof segment !== 'string') continue;
-      const w = weight(segment);
-      // Ties go to the shallower entry (`controllers.backup` before `controllers.main.containers.backup`).
-      if (w > 0 && (!best || w > best.weight || (w === best.weight && i + 1 < best.depth))) best = { leaf, depth: i + 1, weight: w };
+      const span = suffixes.get(segment.toLowerCase());
+      if (span !== undefined) {
+        const weight = span * 2 + (inSection ? 1 : 0);
+        if (!best || weight > best.weight || (weight === best.weight && i + 1 < best.depth)) best = { leaf, depth: i + 1, weight };
+      }
+      if (sections.includes(normalize(segment))) inSection = true;
     }
   }
   return best && { leaf: best.leaf, depth: best.depth };

@@ -199,6 +199,13 @@ test('a field no value sets points at the values entry the object is rendered fr
   assert.is(entry({ kind: 'Deployment', metadata: { name: 'media', labels: { 'app.kubernetes.io/controller': 'media' } } }), 'controllers.media');
   // An object named only after the release part, or after nothing in the values, has no entry.
   assert.is(entry({ kind: 'Service', metadata: { name: 'media-web' } }), undefined);
+  // The longest suffix of the name wins over a shorter one, and the kind's section over another section.
+  const leaf = (path: string[]) => ({ path, value: true, at: { resource: release, path: ['spec', 'values', ...path] } });
+  const named = [leaf(['configMaps', 'config', 'enabled']), leaf(['persistence', 'cache', 'enabled']), leaf(['persistence', 'config', 'enabled']), leaf(['persistence', 'config-cache', 'enabled'])];
+  const entryOf = (kind: string, name: string) => { const m = matchEntry(named, { kind, metadata: { name } }); return m && m.leaf.path.slice(0, m.depth).join('.'); };
+  assert.is(entryOf('PersistentVolumeClaim', 'media-config-cache'), 'persistence.config-cache');
+  assert.is(entryOf('PersistentVolumeClaim', 'media-config'), 'persistence.config');
+  assert.is(entryOf('ConfigMap', 'media-config'), 'configMaps.config');
 
   const stage = new LocateStage();
   const source = (object: any): HelmValuesSource => ({
