@@ -28,6 +28,17 @@ const VCT_REJECTION =
   'Kubernetes versions without claim-template validation (kubernetes PR #132212) accept the StatefulSet, then fail to ' +
   'create each replica\'s PVC (FailedCreate: "failed to create PVC …"), so no pod starts; newer ones reject it at create';
 
+/** Kubernetes' IsDNS1123Subdomain, which object-meta validation applies to a PersistentVolumeClaim's name. */
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Why a claim name is invalid; nothing for a valid one, an absent one (generateName) or a placeholder filled in later. */
+function claimNameProblem(name: unknown): string | undefined {
+  if (typeof name !== 'string' || name === '' || isPlaceholder(name)) return undefined;
+  if (name.length > 253) return `has a name of ${name.length} characters`;
+  if (DNS_SUBDOMAIN.test(name)) return undefined;
+  return /[A-Z]/.test(name) && DNS_SUBDOMAIN.test(name.toLowerCase()) ? 'has a name with uppercase letters' : 'has a name that is not a DNS subdomain';
+}
+
 function firstUseOf(template: PodTemplate, name: string) {
   const use = template.uses.find((u) => u.volumeName === name);
   return use ? [{ resource: template.workload, path: [...use.path, 'name'], message: `mounted by ${containerLabel(use)}` }] : [];
@@ -38,7 +49,7 @@ export default defineRule({
   meta: {
     severity: 'error',
     kinds: ['PersistentVolumeClaim', ...WORKLOAD_KINDS],
-    summary: 'A PVC or claim template without access modes or without a storage request (or with an invalid one).',
+    summary: 'A PVC or claim template without access modes or without a storage request (or with an invalid one), or a PVC with an invalid name.',
     why:
       'Claim validation (`ValidatePersistentVolumeClaimSpec`) requires `spec.accessModes` ("at least 1 access mode is ' +
       'required"), each mode one of ReadWriteOnce, ReadOnlyMany, ReadWriteMany, ReadWriteOncePod (and ReadWriteOncePod alone), ' +
@@ -49,12 +60,15 @@ export default defineRule({
       'Job, DaemonSet… templates). A StatefulSet\'s `volumeClaimTemplates` were not validated for years: the StatefulSet is ' +
       'accepted and the controller fails to create each replica\'s PVC, so no pod ever starts, with only FailedCreate events ' +
       '(`failed to create PVC data-web-0: … spec.accessModes: Required value: at least 1 access mode is required`, ' +
-      'kubernetes issue #132211); newer API servers validate the templates at create (PR #132212).',
+      'kubernetes issue #132211); newer API servers validate the templates at create (PR #132212). A claim\'s name, like ' +
+      'every PersistentVolumeClaim\'s, must be a DNS subdomain (`ValidateObjectMeta` with `NameIsDNSSubdomain`).',
     trigger:
       'A PersistentVolumeClaim, a StatefulSet `volumeClaimTemplates[]` entry, or a generic ephemeral volume\'s ' +
       '`ephemeral.volumeClaimTemplate` (when it has a `spec`) whose spec lacks `accessModes` or has an empty list, lists a ' +
       'mode the API does not know, combines ReadWriteOncePod with another mode, lacks `resources.requests.storage`, or has a ' +
-      'storage request that is not a quantity or not greater than zero. Placeholders (`${VAR}`, `{{ … }}`, `@VAR@`) are not values and are not judged.',
+      'storage request that is not a quantity or not greater than zero; a PersistentVolumeClaim whose `metadata.name` is ' +
+      'not a DNS subdomain (uppercase letters, `_`, a leading or trailing `-`, over 253 characters), which object-meta ' +
+      'validation rejects. Placeholders (`${VAR}`, `{{ … }}`, `@VAR@`) are not values and are not judged.',
     exceptions:
       'A PVC document that has a twin in the same scope (same namespace and name) which sets the missing field is taken ' +
       'for a Kustomize patch of that claim and not reported. A generic ephemeral volume without `spec` at all is reported ' +
@@ -62,7 +76,7 @@ export default defineRule({
     fix:
       'Set `accessModes` (usually `[ReadWriteOnce]`) and `resources.requests.storage` (for example `10Gi`) in the claim\'s ' +
       '`spec`, also when the claim is cloned or pre-bound to a PV (use the source\'s or the PV\'s size).',
-    reportsAt: 'The missing or invalid field (`spec.accessModes`, `spec.resources.requests.storage`), or the closest existing parent when it is absent; related: a container that mounts the claim.',
+    reportsAt: 'The missing or invalid field (`spec.accessModes`, `spec.resources.requests.storage`, `metadata.name`), or the closest existing parent when it is absent; related: a container that mounts the claim.',
     references: [
       { title: 'Kubernetes API validation: ValidatePersistentVolumeClaimSpec', url: 'https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go' },
       { title: 'kubernetes/kubernetes issue #132211: StatefulSet volumeClaimTemplates not validated when creating', url: 'https://github.com/kubernetes/kubernetes/issues/132211' },
@@ -80,6 +94,10 @@ export default defineRule({
       noStorage: (d: { target: string; limitsOnly: boolean; when: string }) =>
         `${d.target} has no resources.requests.storage${d.limitsOnly ? ' (only limits.storage, which does not count)' : ''}; ` +
         `claim validation fails with "spec.resources[storage]: Required value", and ${d.when}.`,
+      badName: (d: { target: string; reason: string }) =>
+        `${d.target} ${d.reason}: a claim's name must be a DNS subdomain (lowercase letters, digits, '-' and '.', starting ` +
+        `and ending with a letter or digit, at most 253 characters), so the API server rejects it at apply and every pod ` +
+        `that mounts it stays Pending with 'persistentvolumeclaim not found'.`,
       badStorage: (d: { target: string; value: string; reason: string; when: string }) =>
         `${d.target} requests storage ${JSON.stringify(d.value)}, which ${d.reason}, and ${d.when}.`,
     },
@@ -121,6 +139,10 @@ spec:
       const related = model.usesOfClaim(namespace, pvc.name).flatMap((use) =>
         use.uses.slice(0, 1).map((u) => ({ resource: use.template.workload, path: [...u.path, 'name'], message: `mounted by ${use.template.kind} "${use.template.workload.name}"` })),
       ).slice(0, 1);
+      const nameProblem = claimNameProblem(pvc.object?.metadata?.name);
+      if (nameProblem) {
+        report({ resource: pvc, path: ['metadata', 'name'], messageId: 'badName', data: { target: `PersistentVolumeClaim ${JSON.stringify(pvc.name)}`, reason: nameProblem }, related });
+      }
       targets.push({ resource: pvc, specPath: ['spec'], spec: pvc.object?.spec, label: `PersistentVolumeClaim "${pvc.name}"`, when: 'the API server rejects it at apply', related });
     }
     for (const template of model.templates) {

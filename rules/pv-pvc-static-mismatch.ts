@@ -29,6 +29,11 @@ function expectation(model: StorageModel, pvc: Resource, namespace: string): Exp
       if (lookup.status === 'found' && lookup.value.object?.provisioner === NO_PROVISIONER) {
         reasons.push(`StorageClass "${effective.name}"${own.set ? '' : ' (the default class)'} has provisioner ${NO_PROVISIONER}`);
         staticOnly = true;
+      } else if (own.set && lookup.status !== 'found') {
+        // A class only PersistentVolumes name (the "manual" of the Kubernetes docs) is a label for static binding: no
+        // StorageClass object stands behind it in the repo, so the claim is written for one of those PVs.
+        const labelled = model.ofKind('PersistentVolume').find((pv) => model.classOfVolume(pv.object) === own.name);
+        if (labelled) reasons.push(`StorageClass "${own.name}" is not in the repo, but PersistentVolume "${labelled.name}" carries that class`);
       }
     }
   }
@@ -110,7 +115,9 @@ export default defineRule({
       'controller just retries ("Claims will remain unbound indefinitely if a matching volume does not exist").',
     trigger:
       'A PVC without `spec.volumeName` that expects a static PV — `storageClassName: ""` (or the beta annotation) set ' +
-      'explicitly, an effective class in the repo with provisioner kubernetes.io/no-provisioner, a `spec.selector`, or a ' +
+      'explicitly, an effective class in the repo with provisioner kubernetes.io/no-provisioner, a `spec.storageClassName` ' +
+      'that no StorageClass in the repo defines but a PersistentVolume in the repo carries (a static-binding label such as ' +
+      '`manual`), a `spec.selector`, or a ' +
       'PV in the repo whose claimRef names it — while no PV in the repo can bind it. The finding names the closest PV ' +
       'and its first failing check as a reason code: access-modes, claim-ref, namespace, capacity, volume-mode, deleted, ' +
       'selector, class. A PV whose claimRef names the claim is checked for access modes, capacity, volume mode and ' +

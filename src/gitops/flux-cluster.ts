@@ -13,6 +13,7 @@ import type { SourceCache } from '../render/source-cache.js';
 import type { ClusterFacts } from '../model/cluster-facts.js';
 import type { Finding, LocateAt, Resource } from '../types.js';
 import { buildSpecOf, fluxWrapper, planFluxBuild, type FluxBuildPlan } from './flux-build.js';
+import { fluxSpecLayer } from './flux-spec-layer.js';
 import { fluxPath, isFluxKustomization, type FluxEntry } from './flux-entries.js';
 import { loadVariables, type ObjectLookup } from './flux-variables.js';
 import { gitopsKey, type NotInterpreted } from './not-interpreted.js';
@@ -179,7 +180,9 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
     }
     return { dir, kustomization: k, plan: planFluxBuild(dir, buildSpecOf(k.object?.spec)) };
   };
-  const build = (plan: FluxBuildPlan): Promise<RenderedScope> => {
+  const build = (step: Step): Promise<RenderedScope> => {
+    const plan = step.plan!;
+    const owner = step.kustomization;
     let pending = settings.memo.get(plan.key);
     if (!pending) {
       settings.stats.renders++;
@@ -191,6 +194,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
         limits: settings.limits,
         loadRestrictorNone: true,
         wrapper: (relative) => fluxWrapper(plan, relative, cache),
+        ...(owner ? { outerLayer: () => fluxSpecLayer(cache, owner) } : {}),
       });
       settings.memo.set(plan.key, pending);
     }
@@ -207,7 +211,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
     }
   }
   while (level.length > 0) {
-    const outputs = await mapPool(level, settings.concurrency, (step) => build(step.plan!));
+    const outputs = await mapPool(level, settings.concurrency, (step) => build(step));
     const next: Step[] = [];
     level.forEach((step, i) => {
       const output = outputs[i];

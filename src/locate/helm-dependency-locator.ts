@@ -2,13 +2,14 @@
 // against the scalars under the dependency's key in the umbrella's values files (as HelmRelease values are, see
 // helm-values-locator.ts) and reported at the value's line. A field no value explains (a claim name the chart makes
 // from the release name and a `persistence.<id>` key) is reported at the values entry named like the list item the
-// field is in (the volume `ebooks` ↔ `persistence.ebooks`), else at the dependency's entry in Chart.yaml (or, for a
-// `file://` dependency, at its template in the repository); the template is always named as related location.
+// field is in (the volume `ebooks` ↔ `persistence.ebooks`), else (for a `file://` dependency) at its template in the
+// repository, else at the values entry the object is rendered from (CronJob `x-backup` ↔ `controllers.backup`), else
+// at the dependency's entry in Chart.yaml; the template is always named as related location.
 import { locateInNode } from '../load/locate-node.js';
 import { dependencyEntry, type HelmDependencySource, type ValuesFilePlace } from '../render/dependency-source.js';
 import { firstMapDocument, type SourceCache } from '../render/source-cache.js';
 import { locateHelmTemplate } from './helm-template-locator.js';
-import { dotted, matchValue } from './helm-values-locator.js';
+import { dotted, matchEntry, matchValue } from './helm-values-locator.js';
 import { valueAt } from './merge-path.js';
 import type { JsonPath, Located, Resource } from '../types.js';
 
@@ -86,5 +87,14 @@ export function locateHelmDependency(origin: HelmDependencySource, resource: Res
     return { ...located, related: [...(located.related ?? []), ...related()], note: `the value ${dotted(written)} sets ${dotted(p)} (matched by value and key; Helm keeps no line mapping)` };
   }
   if (origin.inRepository) return { ...templateAt(), related: related() };
+  const entry = matchEntry(origin.leaves, resource.object);
+  if (entry) {
+    const { at, path } = entry.leaf;
+    const cut = path.length - entry.depth;
+    if (at.path.length >= cut) {
+      const key = dotted([...keys, ...path.slice(0, entry.depth)]);
+      return { ...locateValuesFile(cache, { file: at.file, path: at.path.slice(0, at.path.length - cut) }), related: related(), note: `no value of the chart sets ${dotted(p)}; ${key} is the values entry ${resource.kind} "${resource.name}" is rendered from` };
+    }
+  }
   return { ...dependencyEntry(cache, origin), related: related(), note: `rendered from dependency ${origin.label} (${origin.template}); no value of the chart sets ${dotted(p)}` };
 }

@@ -6,7 +6,8 @@
 // - its path names things the rendered object is about: the object's name and labels, and the `name` of each list
 //   item along the field's path (a volume `data` ↔ `persistence.data`, a controller label `main` ↔ `controllers.main`).
 // Numbers, booleans and short strings match only with a resembling key, so a `2` elsewhere is never taken for a
-// replica count. The best-scoring candidate wins; none → the HelmRelease's chart line. Limits: a value transformed by
+// replica count. The best-scoring candidate wins; none → the values entry the object is rendered from (matchEntry),
+// else the HelmRelease's chart line. Limits: a value transformed by
 // a template (`size: 1Gi` rendered as `storage: 1Gi` matches; `{{ .Values.x | upper }}` does not), or spelled
 // differently in the values, is not found, and two equally good candidates are told apart only by their order.
 import { isMap as isYamlMap, isScalar as isYamlScalar, type Node as YamlNode } from 'yaml';
@@ -91,6 +92,64 @@ export function matchValue<W = ValueWhere>(leaves: readonly ValueLeaf<W>[], obje
   return best;
 }
 
+/** Values keys under which charts conventionally configure objects of a kind (normalized: lowercase, no `-`/`_`). */
+const KIND_SECTIONS: Record<string, readonly string[]> = {
+  PersistentVolumeClaim: ['persistence', 'volumeclaimtemplates', 'pvc', 'storage'],
+  Deployment: ['controllers', 'deployment'],
+  StatefulSet: ['controllers', 'statefulset'],
+  DaemonSet: ['controllers', 'daemonset'],
+  CronJob: ['controllers', 'cronjob', 'cronjobs'],
+  Job: ['controllers', 'job', 'jobs'],
+  ConfigMap: ['configmaps', 'configmap'],
+  Secret: ['secrets', 'secret'],
+};
+
+/**
+ * The values entry an object is rendered from (`controllers.backup` for CronJob `sonarr-backup`), for a field no value
+ * sets: the key, on the path of some values scalar, that best names the object. Charts name objects
+ * `<release>-<entry>`, so the whole name counts most, then the longest `-`-separated suffix of it (`config-abs` before
+ * `abs`); among equals, an entry under the section charts use for the object's kind (`persistence` for a claim), then
+ * the shallower one. A key that names only the release part of the name is too weak to be taken.
+ */
+export function matchEntry<W = ValueWhere>(leaves: readonly ValueLeaf<W>[], object: any): { leaf: ValueLeaf<W>; depth: number } | undefined {
+  const name = typeof object?.metadata?.name === 'string' ? object.metadata.name.toLowerCase() : '';
+  if (name === '') return undefined;
+  const parts = name.split('-');
+  // Suffix → how many parts it spans (the whole name spans all of them and counts most).
+  const suffixes = new Map<string, number>();
+  for (let i = 0; i < parts.length; i++) {
+    const suffix = parts.slice(i).join('-');
+    if (suffix.length > 1) suffixes.set(suffix, i === 0 ? parts.length + 1 : parts.length - i);
+  }
+  const sections = KIND_SECTIONS[String(object?.kind)] ?? [];
+  let best: { leaf: ValueLeaf<W>; depth: number; weight: number } | undefined;
+  for (const leaf of leaves) {
+    let inSection = false;
+    for (let i = 0; i < leaf.path.length - 1; i++) {
+      const segment = leaf.path[i];
+      if (typeof segment !== 'string') continue;
+      const span = suffixes.get(segment.toLowerCase());
+      if (span !== undefined) {
+        const weight = span * 2 + (inSection ? 1 : 0);
+        if (!best || weight > best.weight || (weight === best.weight && i + 1 < best.depth)) best = { leaf, depth: i + 1, weight };
+      }
+      if (sections.includes(normalize(segment))) inSection = true;
+    }
+  }
+  return best && { leaf: best.leaf, depth: best.depth };
+}
+
+/** Where the first `depth` segments of a leaf's values path are written, when its recorded place ends with that path. */
+function prefixWhere(where: ValueWhere, leafPath: readonly (string | number)[], depth: number): ValueWhere | undefined {
+  const cut = leafPath.length - depth;
+  if (!('embedded' in where)) {
+    const tail = where.path.slice(where.path.length - leafPath.length);
+    if (tail.length !== leafPath.length || tail.some((s, i) => s !== leafPath[i])) return undefined;
+    return { resource: where.resource, path: where.path.slice(0, where.path.length - cut) };
+  }
+  return { embedded: where.embedded, path: where.path.slice(0, where.path.length - cut) };
+}
+
 export function dotted(p: readonly (string | number)[]): string {
   return p.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }
@@ -131,6 +190,13 @@ export function locateHelmValues(origin: HelmValuesSource, _resource: Resource, 
   if (match) {
     const located = locateValue(match.leaf.at, context);
     return { ...located, related: [...(located.related ?? []), ...extra], note: `the value ${dotted(match.leaf.path)} sets ${dotted(p)} (matched by value and key; Helm keeps no line mapping)` };
+  }
+  const entry = matchEntry(origin.leaves, origin.object);
+  const entryAt = entry && prefixWhere(entry.leaf.at, entry.leaf.path, entry.depth);
+  if (entry && entryAt) {
+    const located = locateValue(entryAt, context);
+    const key = dotted(entry.leaf.path.slice(0, entry.depth));
+    return { ...located, related: [...(located.related ?? []), ...extra], note: `no value sets ${dotted(p)}; ${key} is the values entry ${origin.object?.kind ?? 'the object'} "${origin.object?.metadata?.name ?? ''}" is rendered from` };
   }
   const located = { ...chartAt(), note: `rendered from chart ${origin.label} (${origin.templateName}); no value sets ${dotted(p)}` };
   return { ...located, related: [...(located.related ?? []), ...extra] };

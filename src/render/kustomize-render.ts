@@ -11,7 +11,7 @@ import { parseWithCache } from '../cache/cached-parse.js';
 import type { LintCache } from '../cache/lint-cache.js';
 import { kustomizeRenderKey } from './render-key.js';
 import type { KindPlan } from '../load/parse-resources.js';
-import { kustomizationFileIn, loadKustomization } from './kustomization.js';
+import { kustomizationFileIn, loadKustomization, type Kustomization } from './kustomization.js';
 import { recordKustomizeSource } from './kustomize-source.js';
 import { removedByKustomization } from './kustomize-removed.js';
 import { takeOrigin } from './origin.js';
@@ -51,6 +51,11 @@ export interface KustomizeRenderOptions {
    * absolute path into the entry kustomize needs. Such renders are not cached.
    */
   wrapper?: (relative: (absPath: string) => string) => string | WrapperFiles;
+  /**
+   * The wrapper's own edits as a kustomization written in the repository (a Flux Kustomization's `spec`), applied
+   * after the root's: a finding on a field its `patches` or `images` set points at that line.
+   */
+  outerLayer?: () => Kustomization | undefined;
 }
 
 function rootLocation(cache: SourceCache, dir: string): SourceLocation {
@@ -136,6 +141,7 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
         originFile: annotation?.path && !annotation.repo ? toUserPath(annotation.path) : undefined,
         configuredIn: annotation?.configuredIn ? toUserPath(annotation.configuredIn) : undefined,
         resource,
+        outerLayer: options.outerLayer,
       });
       resource.origin = recorded.origin;
       resource.sourceOrigin = recorded.source;

@@ -4,6 +4,7 @@
 import { isMap, isSeq, type Node as YamlNode } from 'yaml';
 import { chainToFile, nameHistory, namespaceHistory, type Chain } from './overlay-chain.js';
 import type { KustomizeOrigin } from './origin.js';
+import type { Kustomization } from './kustomization.js';
 import type { CachedSource, SourceCache, SourceDocument } from './source-cache.js';
 import type { Origin, RenderOrigin, Resource } from '../types.js';
 
@@ -48,6 +49,7 @@ export class BaseDocument {
     private readonly originFile: string,
     readonly source: CachedSource,
     private readonly rendered: RenderedObject,
+    private readonly outerLayer?: () => Kustomization | undefined,
   ) {}
 
   get match(): BaseMatch {
@@ -56,7 +58,9 @@ export class BaseDocument {
 
   private find(): BaseMatch {
     const { rendered, source } = this;
-    const chain = chainToFile(this.cache, this.rootDir, this.originFile);
+    const inner = chainToFile(this.cache, this.rootDir, this.originFile);
+    const outer = inner ? this.outerLayer?.() : undefined;
+    const chain = inner && outer ? { ...inner, groups: [...inner.groups, outer] } : inner;
     const groups = chain?.groups ?? [];
     const candidates = objectsIn(source).filter((d) => d.object?.kind === rendered.kind && d.object?.metadata?.name != null);
     const forward = (d: SourceDocument) => nameHistory(groups, rendered.kind, String(d.object.metadata.name));
@@ -100,6 +104,8 @@ export interface KustomizeSourceInput {
   originFile?: string;
   configuredIn?: string;
   resource: Resource;
+  /** See KustomizeRenderOptions.outerLayer. */
+  outerLayer?: () => Kustomization | undefined;
 }
 
 export function recordKustomizeSource(input: KustomizeSourceInput): { origin: RenderOrigin; source: KustomizeSource } {
@@ -119,7 +125,7 @@ export function recordKustomizeSource(input: KustomizeSourceInput): { origin: Re
     const why = input.originFile ? `kustomize named ${cache.displayPath(input.originFile)} as the source, but it cannot be read` : 'kustomize did not record where this object came from';
     return { origin: { renderer: 'kustomize', note: why }, source: { ...common, from: 'root', why } };
   }
-  const base = new BaseDocument(cache, rootDir, input.originFile!, source, rendered);
+  const base = new BaseDocument(cache, rootDir, input.originFile!, source, rendered, input.outerLayer);
   return {
     origin: {
       renderer: 'kustomize',

@@ -120,7 +120,7 @@ test('helm template: the key line of the template the `# Source:` names, said to
   assert.match(missing.note ?? '', /is not in the repo/);
 });
 
-test('helm values: the value of the HelmRelease that set the field, else the chart line; the template is related', () => {
+test('helm values: the value of the HelmRelease that set the field, else the values entry of the object, else the chart line; the template is related', () => {
   const [release] = resourcesOf('apps/release.yaml', `apiVersion: helm.toolkit.fluxcd.io/v2
 kind: HelmRelease
 metadata:
@@ -144,12 +144,19 @@ spec:
   assert.is(at(byValue), 'apps/release.yaml:13');
   assert.match(byValue.note ?? '', /the value persistence\.data\.storageClass sets spec\.storageClassName/);
   assert.equal(byValue.related?.map((r) => [r.message, `${r.location.file}:${r.location.region.startLine}`]), [['rendered from chart app, template app/templates/pvc.yaml', 'apps/release.yaml:9']]);
-  const byChart = stage.locate(pvc, ['spec', 'accessModes']);
+  // No value sets the access modes: the values entry the claim web-data is rendered from (persistence.data).
+  const byEntry = stage.locate(pvc, ['spec', 'accessModes']);
+  assert.is(at(byEntry), 'apps/release.yaml:12');
+  assert.match(byEntry.note ?? '', /no value sets spec\.accessModes; persistence\.data is the values entry PersistentVolumeClaim "web-data" is rendered from/);
+  // An object no values key names: the chart line.
+  const [other] = resourcesOf('release stream', 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: web-cache\nspec:\n  accessModes: [ReadWriteOnce]\n');
+  other.sourceOrigin = { ...source, object: other.object } as HelmValuesSource;
+  const byChart = stage.locate(other, ['spec', 'accessModes']);
   assert.is(at(byChart), 'apps/release.yaml:9');
   assert.match(byChart.note ?? '', /no value sets spec\.accessModes/);
 });
 
-test('helm dependency: the umbrella value under the dependency\'s key, else the values entry named like the item, else the dependency entry', () => {
+test('helm dependency: the umbrella value under the dependency\'s key, else the values entry named like the item or the object, else the dependency entry', () => {
   const dir = tree({
     'media/Chart.yaml': 'apiVersion: v2\nname: media\nversion: 1.0.0\ndependencies:\n  - name: app-template\n    version: 4.1.1\n    repository: https://charts.example.test\n  - name: store\n    version: 1.0.0\n    repository: file://../store\n',
     'media/values.yaml': 'app-template:\n  persistence:\n    media:\n      storageClass: slow\n      size: 5Gi\n',
@@ -171,9 +178,16 @@ test('helm dependency: the umbrella value under the dependency\'s key, else the 
   const byItem = stage.locate(deployment, ['spec', 'template', 'spec', 'volumes', 0, 'persistentVolumeClaim', 'claimName']);
   assert.is(at(byItem), 'media/values.yaml:3');
   assert.match(byItem.note ?? '', /app-template\.persistence\.media configures media/);
+  // No value sets the access modes: the values entry the claim r-media is rendered from.
   const byEntry = stage.locate(pvc, ['spec', 'accessModes']);
-  assert.is(at(byEntry), 'media/Chart.yaml:5');
-  assert.match(byEntry.note ?? '', /no value of the chart sets spec\.accessModes/);
+  assert.is(at(byEntry), 'media/values.yaml:3');
+  assert.match(byEntry.note ?? '', /no value of the chart sets spec\.accessModes; app-template\.persistence\.media is the values entry/);
+  // An object no values key names: the dependency entry.
+  const [unnamed] = resourcesOf('media (rendered by helm)', 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: r-cache\nspec:\n  accessModes: [ReadWriteOnce]\n');
+  unnamed.sourceOrigin = recordHelmDependency(cache, unnamed, 'templates/common.yaml', leaves, valuesFiles, place).source;
+  const byDependency = stage.locate(unnamed, ['spec', 'accessModes']);
+  assert.is(at(byDependency), 'media/Chart.yaml:5');
+  assert.match(byDependency.note ?? '', /no value of the chart sets spec\.accessModes$/);
   // A file:// dependency's template is in the repository: a field no value sets is at its key line there.
   const [stored] = resourcesOf('media (rendered by helm)', 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: r-store\nspec:\n  accessModes: [ReadWriteOnce]\n');
   stored.sourceOrigin = recordHelmDependency(cache, stored, 'templates/pvc.yaml', [], valuesFiles, { keys: ['store'], label: 'store of chart media', declaredIn: place.declaredIn, index: 1, sourceDir: path.join(dir, 'store') }).source;

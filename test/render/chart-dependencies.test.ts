@@ -102,6 +102,10 @@ withHelm('Argo CD umbrella apps render offline: findings at the values under the
   // The disabled postgresql was never needed; the wiki (alias of app-template) rendered under its alias's values.
   const wiki = result.findings.find((f) => f.ruleId === 'rwo-claim-multi-node' && at(f) === 'apps/wiki/values.yaml:21')!;
   assert.match(wiki.note ?? '', /^wiki\.persistence\.data configures data/);
+  // The backup CronJob sets no activeDeadlineSeconds, which no value sets: the controller entry it is rendered from.
+  const deadline = result.findings.filter((f) => f.ruleId === 'job-rwo-long-deadline');
+  assert.equal(deadline.map((f) => at(f)), ['apps/wiki/values.yaml:11']);
+  assert.match(deadline[0].note ?? '', /wiki\.controllers\.backup is the values entry CronJob "wiki-backup" is rendered from/);
   assert.not.ok(existsSync(path.join(dir, 'apps', 'media', 'charts')), 'nothing is written into the repository');
   assert.not.ok(existsSync(path.join(dir, 'apps', 'wiki', 'charts')));
 });

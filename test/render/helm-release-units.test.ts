@@ -11,7 +11,8 @@ import { fluxReleaseName } from '../../src/render/helm-release/expand.js';
 import { mergeReleaseValues, parseTargetPath } from '../../src/render/helm-release/release-values.js';
 import { resolveReleaseChart } from '../../src/render/helm-release/resolve-chart.js';
 import { isUnfetchableSchema } from '../../src/render/helm-release/template-chart.js';
-import { locateValue, matchValue } from '../../src/locate/helm-values-locator.js';
+import { locateHelmValues, locateValue, matchEntry, matchValue } from '../../src/locate/helm-values-locator.js';
+import type { HelmValuesSource } from '../../src/render/helm-release/render-objects.js';
 import { LocateStage } from '../../src/locate/locate-stage.js';
 import type { Resource } from '../../src/types.js';
 
@@ -152,6 +153,74 @@ test('value matching: same value and key, context from names and labels, numbers
   // A 2 that is not a replica count is never taken for one; a field no value sets has no match.
   assert.is(matchValue([leaves[4]], worker, ['spec', 'replicas']), undefined);
   assert.is(found(['spec', 'template', 'spec', 'containers']), undefined);
+});
+
+const CRON_RELEASE = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: media, namespace: apps}
+spec:
+  chartRef: {kind: OCIRepository, name: app-template}
+  valuesFrom:
+    - {kind: ConfigMap, name: media-values}
+  values:
+    controllers:
+      media:
+        containers:
+          app:
+            image: {repository: ghcr.io/example/media, tag: 1.0.0}
+      backup:
+        type: cronjob
+        cronjob: {schedule: "0 3 * * *"}
+    persistence:
+      config: {existingClaim: media-config}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: media-values, namespace: apps}
+data:
+  values.yaml: |
+    controllers:
+      sync:
+        type: cronjob
+`;
+
+const cronJob = (controller: string) => ({
+  apiVersion: 'batch/v1', kind: 'CronJob',
+  metadata: { name: `media-${controller}`, labels: { 'app.kubernetes.io/name': 'media', 'app.kubernetes.io/instance': 'media', 'app.kubernetes.io/controller': controller } },
+  spec: { schedule: '0 3 * * *', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'app', image: 'x' }] } } } } },
+});
+
+test('a field no value sets points at the values entry the object is rendered from, not at the chart line', () => {
+  const [release, ...objects] = resources(CRON_RELEASE);
+  const merged = mergeReleaseValues(release, 'apps', objects);
+  const entry = (object: any) => { const m = matchEntry(merged.leaves, object); return m && m.leaf.path.slice(0, m.depth).join('.'); };
+  // The release's own name ("media") is in every object's name and labels: the last part of the name decides.
+  assert.is(entry(cronJob('backup')), 'controllers.backup');
+  assert.is(entry({ kind: 'Deployment', metadata: { name: 'media', labels: { 'app.kubernetes.io/controller': 'media' } } }), 'controllers.media');
+  // An object named only after the release part, or after nothing in the values, has no entry.
+  assert.is(entry({ kind: 'Service', metadata: { name: 'media-web' } }), undefined);
+  // The longest suffix of the name wins over a shorter one, and the kind's section over another section.
+  const leaf = (path: string[]) => ({ path, value: true, at: { resource: release, path: ['spec', 'values', ...path] } });
+  const named = [leaf(['configMaps', 'config', 'enabled']), leaf(['persistence', 'cache', 'enabled']), leaf(['persistence', 'config', 'enabled']), leaf(['persistence', 'config-cache', 'enabled'])];
+  const entryOf = (kind: string, name: string) => { const m = matchEntry(named, { kind, metadata: { name } }); return m && m.leaf.path.slice(0, m.depth).join('.'); };
+  assert.is(entryOf('PersistentVolumeClaim', 'media-config-cache'), 'persistence.config-cache');
+  assert.is(entryOf('PersistentVolumeClaim', 'media-config'), 'persistence.config');
+  assert.is(entryOf('ConfigMap', 'media-config'), 'configMaps.config');
+
+  const stage = new LocateStage();
+  const source = (object: any): HelmValuesSource => ({
+    kind: 'helm-values', object, leaves: merged.leaves, chart: { resource: release, path: ['spec', 'chartRef'] },
+    label: 'app-template 4.1.1', templateName: 'app-template/templates/common.yaml',
+  });
+  const deadline = ['spec', 'jobTemplate', 'spec', 'activeDeadlineSeconds'];
+  const inline = locateHelmValues(source(cronJob('backup')), release, deadline, stage.context);
+  assert.is(inline.location.region.startLine, 14);
+  assert.match(inline.note ?? '', 'controllers.backup is the values entry CronJob "media-backup" is rendered from');
+  // The entry inside a ConfigMap's values block: its line in the block.
+  assert.is(locateHelmValues(source(cronJob('sync')), release, deadline, stage.context).location.region.startLine, 26);
+  // Nothing names the object: the chart line, as before.
+  const unnamed = locateHelmValues(source({ kind: 'CronJob', metadata: { name: 'other' } }), release, deadline, stage.context);
+  assert.is(unnamed.location.region.startLine, 5);
 });
 
 test('a schema that cannot be fetched is told apart from values that break it', () => {

@@ -34,6 +34,8 @@ ruleTester(rule, {
   valid: [
     { name: 'placeholders are not values: a Flux post-build component (onedr0p/home-ops kopiur)', code: kopiurPvc },
     { name: 'a placeholder beside ReadWriteOncePod is not another mode', code: pvc('  accessModes: [ReadWriteOncePod, "${EXTRA_MODE}"]\n  resources: {requests: {storage: 1Gi}}\n') },
+    { name: 'a dotted name is a DNS subdomain', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n', 'data.v2-db') },
+    { name: 'a name still to be substituted is not judged', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n', '"${APP}-Data"') },
     { name: 'complete PVC', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n') },
     { name: 'complete claim template', code: statefulSet('        accessModes: [ReadWriteOnce]\n        resources: {requests: {storage: 1Gi}}\n') },
     { name: 'ReadWriteOncePod alone', code: pvc('  accessModes: [ReadWriteOncePod]\n  resources: {requests: {storage: 1Gi}}\n') },
@@ -57,6 +59,16 @@ spec:
     },
   ],
   invalid: [
+    {
+      name: 'a name with uppercase letters (a substituted variable) is rejected',
+      code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n', 'Sonarr'),
+      errors: [{ messageId: 'badName', severity: 'error', line: 3, path: ['metadata', 'name'], messageIncludes: ['PersistentVolumeClaim "Sonarr" has a name with uppercase letters', 'DNS subdomain'] }],
+    },
+    {
+      name: 'an underscore or a trailing dash is not a DNS subdomain',
+      code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n', 'app_data') + '---\n' + pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n', 'data-'),
+      errors: [{ messageId: 'badName', messageIncludes: ['"app_data" has a name that is not a DNS subdomain'] }, { messageId: 'badName', messageIncludes: ['"data-"'] }],
+    },
     {
       name: 'restore PVC with dataSourceRef still needs modes and size',
       code: pvc('  storageClassName: gp3\n  dataSourceRef: {apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nightly}\n'),

@@ -113,6 +113,18 @@ ruleTester(rule, {
       name: 'no-provisioner class with a matching local PV',
       code: sc('local', 'kubernetes.io/no-provisioner') + pv({ storageClass: 'local' }) + pvc({ storageClass: 'local' }),
     },
+    {
+      name: 'a class only PVs carry, with a PV that fits',
+      code: pv({ storageClass: 'manual', capacity: '20Gi' }) + pvc({ storageClass: 'manual', request: '20Gi' }),
+    },
+    {
+      name: 'a class a StorageClass in the repo defines provisions the claim dynamically, whatever its PVs',
+      code: sc('manual', 'ebs.csi.aws.com') + pv({ storageClass: 'manual', capacity: '5Gi' }) + pvc({ storageClass: 'manual', request: '20Gi' }),
+    },
+    {
+      name: 'an unknown class no PV in the repo carries is not a static expectation',
+      code: pv({ storageClass: 'manual', capacity: '5Gi' }) + pvc({ storageClass: 'gp3', request: '20Gi' }),
+    },
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
   ],
   invalid: [
@@ -221,6 +233,14 @@ ruleTester(rule, {
       code: pv({ name: 'broken', capacity: '10Gi' }) + pvc({ namespace: 'broken', request: '20Gi' }) +
         pv({ name: 'fixed', capacity: '10Gi', claimRef: 'name: data, namespace: fixed' }) + pvc({ namespace: 'fixed', request: '10Gi' }),
       errors: [{ messageId: 'noMatch', resource: 'PersistentVolumeClaim/broken/data', messageIncludes: ['PersistentVolume "broken"', '[capacity]'] }],
+    },
+    {
+      name: 'a class only PVs carry (no StorageClass behind it) expects one of them: a warning',
+      code: pv({ name: 'db-data', storageClass: 'manual', capacity: '20Gi' }) + pvc({ storageClass: 'manual', request: '30Gi' }),
+      errors: [{
+        messageId: 'noMatch', severity: 'warning', line: 23, path: ['spec', 'resources', 'requests', 'storage'],
+        messageIncludes: ['StorageClass "manual" is not in the repo, but PersistentVolume "db-data" carries that class', '[capacity]'],
+      }],
     },
     ...rule.meta.examples.invalid.map((code, i) => ({ name: `documented invalid example ${i + 1}`, code, errors: [{ messageId: 'noMatch', severity: 'error' as const }] })),
   ],
