@@ -132,7 +132,8 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
   while (level.length > 0) {
     const current = level;
     level = [];
-    const outputs = await mapPool(current, settings.concurrency, async ({ app, at }) => {
+    // Twice as many Applications as renderers: one prepares or reads its output while the renderers run.
+    const outputs = await mapPool(current, settings.slots ? 2 * settings.concurrency : settings.concurrency, async ({ app, at }) => {
       const cluster = clusterOf(destinationOf(app));
       const name = String(app?.metadata?.name ?? '?');
       // Renders finish in any order: what each application adds is kept with it and appended in input order below.

@@ -12,6 +12,7 @@ import { renderChart } from '../render/helm-render.js';
 import type { ChartSupply } from '../render/helm-release/obtain-chart.js';
 import { kustomizationFileIn } from '../render/kustomization.js';
 import { renderKustomization } from '../render/kustomize-render.js';
+import type { ProcessSlots } from '../render/pool.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
 
@@ -26,6 +27,8 @@ export interface ArgoRenderSettings {
   stats: { renders: number };
   /** Where dependencies missing from a chart's `charts/` come from (as `helm dependency build` on the repo-server). */
   charts?: ChartSupply;
+  /** The run's renderer processes (see ProcessSlots). */
+  slots?: ProcessSlots;
 }
 
 export type SourceType = 'helm' | 'kustomize' | 'directory';
@@ -159,6 +162,7 @@ export function renderSource(cache: SourceCache, type: SourceType, dir: string, 
       cache,
       limits: settings.limits,
       loadRestrictorNone: noRestrictor,
+      slots: settings.slots,
       wrapper: (relative) => kustomizeOverlay(source?.kustomize, relative, dir),
     });
   } else if (/\{\{/.test(helm!.namespace)) {
@@ -188,6 +192,7 @@ export function renderSource(cache: SourceCache, type: SourceType, dir: string, 
           cache,
           limits: settings.limits,
           dependencies: settings.charts,
+          slots: settings.slots,
         });
       } finally {
         if (temp) rmSync(temp, { recursive: true, force: true });

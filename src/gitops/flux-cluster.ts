@@ -7,6 +7,7 @@ import { diagnostic } from '../engine/diagnostic.js';
 import { deriveResource, derivedFrom } from '../load/parse-resources.js';
 import type { Limits } from '../load/limits.js';
 import { renderKustomization } from '../render/kustomize-render.js';
+import type { ProcessSlots } from '../render/pool.js';
 import { mapPool } from '../render/pool.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
@@ -30,6 +31,8 @@ export interface FluxBuildSettings {
   stats: { renders: number };
   /** Places what is not interpreted and build problems (the run's locate stage). */
   locateAt: LocateAt;
+  /** The run's renderer processes, `concurrency` of them (see ProcessSlots). */
+  slots?: ProcessSlots;
 }
 
 export interface FluxCluster {
@@ -193,6 +196,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
         cache,
         limits: settings.limits,
         loadRestrictorNone: true,
+        slots: settings.slots,
         wrapper: (relative) => fluxWrapper(plan, relative, cache),
         ...(owner ? { outerLayer: () => fluxSpecLayer(cache, owner) } : {}),
       });
@@ -211,7 +215,8 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
     }
   }
   while (level.length > 0) {
-    const outputs = await mapPool(level, settings.concurrency, (step) => build(step));
+    // Twice as many builds as renderers: one prepares or reads its output while the renderers run.
+    const outputs = await mapPool(level, settings.slots ? 2 * settings.concurrency : settings.concurrency, (step) => build(step));
     const next: Step[] = [];
     level.forEach((step, i) => {
       const output = outputs[i];

@@ -11,6 +11,7 @@ import type { Limits } from '../load/limits.js';
 import { DEFAULT_RENDER_TIMEOUT_MS, dependencySupply, helmCommand, kustomizeCommand } from '../render/render-all.js';
 import type { ChartMapping } from '../render/helm-release/chart-reference.js';
 import { buildArgoClusters, inferHomeUrls } from './argocd-clusters.js';
+import { ProcessSlots } from '../render/pool.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
 import type { LocateAt, Resource } from '../types.js';
@@ -126,7 +127,8 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   const lookup = repositoryObjects(cache, root, settings.ignore ?? []);
   const timeoutMs = settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const clusters: FluxCluster[] = [];
-  const buildSettings = { command, timeoutMs, limits: settings.limits, concurrency, memo, stats, locateAt: settings.locateAt };
+  const slots = new ProcessSlots(concurrency);
+  const buildSettings = { command, timeoutMs, limits: settings.limits, concurrency, memo, stats, locateAt: settings.locateAt, slots };
   for (const cluster of declared) {
     // An entry that syncs itself (gotk-sync.yaml) is built with that Kustomization's spec, as when found.
     const starts = cluster.entries.map((dir) => ({ dir, sync: kustomizations.find((k) => fluxPath(root, k.object?.spec?.path) === dir && reach.filesOf(dir).has(k.file.absPath)) }));
@@ -156,6 +158,7 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
         memo,
         stats,
         concurrency,
+        slots,
         homeUrls: inferHomeUrls(root, argo, settings.repoURLs ?? []),
         locateAt: settings.locateAt,
       })),

@@ -20,6 +20,9 @@ import type { RunContext } from './run-context.js';
 import { fileStart, type Scope } from './scope.js';
 import type { ReadSettings } from './stage-settings.js';
 
+/** How long the reader parses before the event loop gets a turn. */
+const YIELD_EVERY_MS = 4;
+
 /** What reading one argument gave: its findings in report order, and its scopes (Helm streams first, then the loose manifests). */
 export interface ReadArgument {
   findings: Finding[];
@@ -106,15 +109,18 @@ export class ManifestReader {
     // Many files and a second core: worker threads parse batches while this thread reads the next one.
     const workers = this.settings.parseWorkers ?? defaultWorkerCount();
     const batches = workers > 0 && input.files.length >= (this.settings.parseWorkersMinFiles ?? POOL_MIN_FILES) ? new BatchParser(() => (this.pool ??= new ParsePool(workers)), limits, run.plan, run.lintCache, take, () => remainingNodes(this.nodeBudget)) : undefined;
-    let sinceYield = 0;
+    let lastYield = performance.now();
     try {
       for (const absPath of input.files) {
         if (this.claimed.has(absPath)) continue;
         this.claimed.add(absPath);
-        // Reads are synchronous; let the renderers' output pipes drain now and then.
-        if (++sinceYield === 64) {
-          sinceYield = 0;
+        // Reads and parses are synchronous: every few milliseconds the event loop gets a turn, so a renderer that
+        // ended is seen and the next one starts, and output pipes drain. A render waits for such a turn at every
+        // step (its exit, its pipes' end, the start of the next), so turns a file count apart (64 files, tens of
+        // milliseconds) left the renderers idle for a tenth of a second between renders.
+        if (performance.now() - lastYield > YIELD_EVERY_MS) {
           await new Promise((resolve) => setImmediate(resolve));
+          lastYield = performance.now();
         }
         const read = readSource(absPath, root, budget);
         if ('finding' in read) findings.push(read.finding);

@@ -12,6 +12,7 @@ import { planDependencyRender, unavailableNote, type DependencyRender } from './
 import { attachHelmLocators } from './helm-stream.js';
 import type { ChartSupply } from './helm-release/obtain-chart.js';
 import { isUnfetchableSchema } from './helm-release/template-chart.js';
+import type { ProcessSlots } from './pool.js';
 import { runCommand } from './process.js';
 import { cleanRendererMessage, type RenderedScope } from './rendered-scope.js';
 import type { SourceCache } from './source-cache.js';
@@ -38,6 +39,8 @@ export interface HelmRenderOptions {
    * without it the chart is rendered as it is.
    */
   dependencies?: ChartSupply;
+  /** The run's renderer processes (see ProcessSlots); unbounded without. */
+  slots?: ProcessSlots;
 }
 
 function chartLocation(cache: SourceCache, dir: string): SourceLocation {
@@ -94,7 +97,7 @@ async function renderPrepared(dir: string, name: string, prepared: Extract<Prepa
     }
   }
   const chart = prepared?.dir ?? dir;
-  const run = (skipSchema: boolean) => runCommand([...options.command, ...helmArguments(chart, { ...options, values }), ...(skipSchema ? ['--skip-schema-validation'] : [])], { timeoutMs: options.timeoutMs, maxOutputBytes });
+  const run = (skipSchema: boolean) => runCommand([...options.command, ...helmArguments(chart, { ...options, values }), ...(skipSchema ? ['--skip-schema-validation'] : [])], { timeoutMs: options.timeoutMs, maxOutputBytes, slots: options.slots });
   let result = await run(false);
   // A supplied dependency's values schema may reference schemas that cannot be fetched offline (as for HelmReleases).
   if (prepared && result.status === 'failed' && isUnfetchableSchema(result.stderr)) {

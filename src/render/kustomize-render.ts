@@ -15,6 +15,7 @@ import { kustomizationFileIn, loadKustomization, type Kustomization } from './ku
 import { recordKustomizeSource } from './kustomize-source.js';
 import { removedByKustomization } from './kustomize-removed.js';
 import { takeOrigin } from './origin.js';
+import type { ProcessSlots } from './pool.js';
 import { runCommand } from './process.js';
 import { cleanRendererMessage, type RenderedScope } from './rendered-scope.js';
 import type { SourceCache } from './source-cache.js';
@@ -56,6 +57,8 @@ export interface KustomizeRenderOptions {
    * after the root's: a finding on a field its `patches` or `images` set points at that line.
    */
   outerLayer?: () => Kustomization | undefined;
+  /** The run's renderer processes (see ProcessSlots); unbounded without. */
+  slots?: ProcessSlots;
 }
 
 function rootLocation(cache: SourceCache, dir: string): SourceLocation {
@@ -108,7 +111,7 @@ export async function renderKustomization(dir: string, options: KustomizeRenderO
       ? kustomizeRenderKey(cache, { dir: realDir, command: options.command, enableHelm: options.enableHelm, defaultCommand: options.defaultCommand ?? false })
       : undefined;
     const cached = renderKey ? options.lintCache!.get<string>('render', renderKey) : undefined;
-    const result = cached !== undefined ? { status: 'ok' as const, stdout: cached, stderr: '' } : await runCommand(argv, { cwd: wrapper, timeoutMs: options.timeoutMs, maxOutputBytes });
+    const result = cached !== undefined ? { status: 'ok' as const, stdout: cached, stderr: '' } : await runCommand(argv, { cwd: wrapper, timeoutMs: options.timeoutMs, maxOutputBytes, slots: options.slots });
     if (renderKey && cached === undefined && result.status === 'ok') options.lintCache!.set('render', renderKey, result.stdout);
     if (result.status === 'missing') return { ...scope, missing: true };
     if (result.status === 'too-large' || result.status === 'timeout') scope.stopped = true;

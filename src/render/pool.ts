@@ -21,3 +21,26 @@ export async function mapPool<T, R>(
   await Promise.all(workers);
   return results;
 }
+
+/**
+ * At most `count` child processes at once, counted where they run, not around the work before and after them: a
+ * render prepares its inputs and reads its output while another renderer runs, so the renderers never wait on this
+ * process's own work (which shares the event loop with the parse of the loose manifests).
+ */
+export class ProcessSlots {
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private free: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}

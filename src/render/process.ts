@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { trackProcessGroup } from './interrupt.js';
+import type { ProcessSlots } from './pool.js';
 
 /** The longest delay setTimeout honours. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -22,6 +23,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Stop the child (status `too-large`) once stdout passes this many bytes; stderr keeps its last 64 KiB. */
   maxOutputBytes?: number;
+  /** Shared by the renders of one run: the child waits for a free slot (see ProcessSlots). */
+  slots?: ProcessSlots;
 }
 
 /**
@@ -34,6 +37,10 @@ export function absolutePathEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 export function runCommand(argv: readonly string[], options: RunOptions): Promise<RunResult> {
+  return options.slots ? options.slots.run(() => runChild(argv, options)) : runChild(argv, options);
+}
+
+function runChild(argv: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve) => {
     const [command, ...args] = argv;
     const child = spawn(command, args, {

@@ -14,7 +14,7 @@ import { renderIncludedOfFailed } from './failed-roots.js';
 import { renderChart } from './helm-render.js';
 import { kustomizationFileIn } from './kustomization.js';
 import { renderKustomization } from './kustomize-render.js';
-import { mapPool } from './pool.js';
+import { mapPool, ProcessSlots } from './pool.js';
 import type { RenderedScope } from './rendered-scope.js';
 import type { LintCache } from '../cache/lint-cache.js';
 import type { SourceCache } from './source-cache.js';
@@ -153,9 +153,13 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
   const values = (settings.helmValues ?? []).map((file) => path.resolve(cwd, file));
   const dependencies = dependencySupply(commands.helm, settings, timeoutMs);
   const limit = settings.concurrency ?? (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+  // `limit` renderers run at once; twice as many renders are under way, so one prepares and another reads its output
+  // while the renderers run.
+  const slots = new ProcessSlots(limit);
+  const renders = 2 * limit;
   const renderJob = (job: Job) =>
       job.kind === 'kustomize'
-        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, helmCommand: kustomizeHelmCommand(settings.helmCommand), timeoutMs, cache, limits: settings.limits, kinds: settings.relevantKinds && { parse: settings.relevantKinds }, lintCache: settings.lintCache, defaultCommand: settings.kustomizeCommand === undefined })
+        ? renderKustomization(job.dir, { command: commands.kustomize!, enableHelm: settings.enableHelm ?? false, helmCommand: kustomizeHelmCommand(settings.helmCommand), timeoutMs, cache, limits: settings.limits, kinds: settings.relevantKinds && { parse: settings.relevantKinds }, lintCache: settings.lintCache, defaultCommand: settings.kustomizeCommand === undefined, slots })
         : renderChart(job.dir, {
             command: commands.helm!,
             values: [...(settings.helmChartSettings?.(job.dir)?.values ?? []), ...values],
@@ -166,15 +170,16 @@ export async function renderAll(cache: SourceCache, kustomizations: readonly str
             limits: settings.limits,
             kinds: settings.relevantKinds && { parse: settings.relevantKinds },
             dependencies,
+            slots,
           });
-  const rendered = await mapPool(runnable, limit, renderJob, (done, job) => settings.onProgress?.(done, runnable.length, cache.displayPath(job.dir)));
+  const rendered = await mapPool(runnable, renders, renderJob, (done, job) => settings.onProgress?.(done, runnable.length, cache.displayPath(job.dir)));
   // A failed root hides nothing: what it includes is rendered and linted on its own.
   const kustomizeIndexes = runnable.flatMap((job, i) => (job.kind === 'kustomize' ? [i] : []));
   const included = await renderIncludedOfFailed(
     cache,
     kustomizeIndexes.map((i) => runnable[i].dir),
     kustomizeIndexes.map((i) => rendered[i]),
-    (dirs) => mapPool(dirs.map((dir): Job => ({ kind: 'kustomize', dir })), limit, renderJob),
+    (dirs) => mapPool(dirs.map((dir): Job => ({ kind: 'kustomize', dir })), renders, renderJob),
   );
   included.dirs.forEach((dir, i) => {
     runnable.push({ kind: 'kustomize', dir });

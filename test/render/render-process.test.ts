@@ -7,7 +7,9 @@ import path from 'node:path';
 import { lint } from '../../src/lint.js';
 import { UsageError } from '../../src/load/discover.js';
 import { splitCommand } from '../../src/render/executables.js';
-import { mapPool } from '../../src/render/pool.js';
+import { mapPool, ProcessSlots } from '../../src/render/pool.js';
+import { renderAll } from '../../src/render/render-all.js';
+import { SourceCache } from '../../src/render/source-cache.js';
 import { cleanRendererMessage } from '../../src/render/rendered-scope.js';
 import { at, copyFixture } from './helpers.js';
 
@@ -86,6 +88,50 @@ test('the pool never runs more than its limit at once', async () => {
   });
   assert.equal(results, [2, 4, 6, 8, 10, 12, 14]);
   assert.is(peak, 3);
+});
+
+test('process slots: at most N tasks at once, FIFO, and a failing task frees its slot', async () => {
+  const slots = new ProcessSlots(2);
+  let running = 0;
+  let peak = 0;
+  const order: number[] = [];
+  const task = (n: number) => slots.run(async () => {
+    running++;
+    peak = Math.max(peak, running);
+    order.push(n);
+    await new Promise((r) => setTimeout(r, 5));
+    running--;
+    if (n === 1) throw new Error('boom');
+    return n;
+  });
+  const results = await Promise.allSettled([1, 2, 3, 4, 5].map(task));
+  assert.is(peak, 2);
+  assert.equal(order, [1, 2, 3, 4, 5]);
+  assert.equal(results.map((r) => r.status), ['rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+});
+
+test('renders prepare and read their output outside the renderer slots: never more renderers at once than the concurrency', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pvlint-slots-'));
+  const { mkdirSync, readFileSync } = await import('node:fs');
+  const roots = ['a', 'b', 'c', 'd', 'e'].map((name) => {
+    const root = path.join(dir, name);
+    mkdirSync(root);
+    writeFileSync(path.join(root, 'kustomization.yaml'), 'resources: []\n');
+    return root;
+  });
+  const log = path.join(dir, 'log');
+  // Each renderer logs when it starts and ends (short appends to one file do not interleave), so overlaps are counted exactly.
+  const fake = script(`echo "+ $$" >> '${log}'; /bin/sleep 0.2; echo "- $$" >> '${log}'; printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: x\\n'`);
+  const outcome = await renderAll(new SourceCache(dir), roots, [], { kustomizeCommand: `${fake} build`, concurrency: 2 }, dir);
+  assert.is(outcome.scopes.length, 5);
+  let running = 0;
+  let peak = 0;
+  for (const line of readFileSync(log, 'utf8').trim().split('\n')) {
+    running += line.startsWith('+') ? 1 : -1;
+    peak = Math.max(peak, running);
+  }
+  assert.is(peak, 2, 'two renderers ran at once, never three');
+  assert.is(running, 0);
 });
 
 test('cleanRendererMessage unwraps kubectl klog lines and hides temp paths', () => {
