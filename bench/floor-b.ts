@@ -4,10 +4,8 @@
 // top-level kind is one pvlint reads — the cost of "parsing what matters".
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import { needsParse, scanDocuments } from './kind-scan.js';
+import { PARSE_OPTIONS, parseRelevant } from './kind-scan.js';
 import { manifestFiles, report } from './walk.js';
-
-const OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: false, logLevel: 'error' } as const;
 
 const args = process.argv.slice(2);
 const kindsAt = args.indexOf('--kinds');
@@ -15,23 +13,16 @@ const relevant = kindsAt === -1 ? undefined : new Set<string>(JSON.parse(readFil
 const dir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--kinds') ?? '.';
 
 const files = manifestFiles(dir);
-let documents = 0;
-let parsed = 0;
+const counts = { documents: 0, parsed: 0 };
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
   if (relevant === undefined) {
-    const docs = parseAllDocuments(text, OPTIONS);
+    const docs = parseAllDocuments(text, PARSE_OPTIONS);
     const n = Array.isArray(docs) ? docs.length : 1;
-    documents += n;
-    parsed += n;
+    counts.documents += n;
+    counts.parsed += n;
     continue;
   }
-  for (const doc of scanDocuments(text)) {
-    if (doc.empty) continue;
-    documents++;
-    if (!needsParse(doc, relevant)) continue;
-    parseAllDocuments(doc.text, OPTIONS);
-    parsed++;
-  }
+  parseRelevant(text, relevant, counts);
 }
-report({ files: files.length, documents, parsed });
+report({ files: files.length, ...counts });

@@ -12,11 +12,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
-import { needsParse, scanDocuments } from './kind-scan.js';
+import { parseRelevant } from './kind-scan.js';
 import { manifestFiles, report } from './walk.js';
-
-const OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: false, logLevel: 'error' } as const;
 
 const args = process.argv.slice(2);
 const option = (name: string): string => {
@@ -39,21 +36,11 @@ const rendering = Promise.all(lanes.map((commands) => new Promise<void>((resolve
   spawn('sh', ['-c', commands.join('; ')], { stdio: 'ignore' }).on('close', () => resolve());
 })));
 
-let documents = 0;
-let parsed = 0;
-const parseRelevant = (text: string): void => {
-  for (const doc of scanDocuments(text)) {
-    if (doc.empty) continue;
-    documents++;
-    if (!needsParse(doc, relevant)) continue;
-    parseAllDocuments(doc.text, OPTIONS);
-    parsed++;
-  }
-};
+const counts = { documents: 0, parsed: 0 };
 
 const insideRoot = (file: string): boolean => roots.some((root) => file.startsWith(root + path.sep));
 const files = manifestFiles(dir).filter((file) => !insideRoot(file));
-for (const file of files) parseRelevant(readFileSync(file, 'utf8'));
+for (const file of files) parseRelevant(readFileSync(file, 'utf8'), relevant, counts);
 
 await rendering;
 let rendered = 0;
@@ -65,7 +52,7 @@ for (let i = 0; i < roots.length; i++) {
     continue;
   }
   if (text.length > 0) rendered++;
-  parseRelevant(text);
+  parseRelevant(text, relevant, counts);
 }
 rmSync(out, { recursive: true, force: true });
-report({ files: files.length, documents, parsed, roots: roots.length, rendered });
+report({ files: files.length, ...counts, roots: roots.length, rendered });

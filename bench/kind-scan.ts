@@ -1,3 +1,8 @@
+import { parseAllDocuments } from 'yaml';
+
+/** `yaml`'s options as pvlint parses with them. */
+export const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: false, logLevel: 'error' } as const;
+
 // The cheap pre-scan behind floor B': split a file into documents at `---` lines and read each one's
 // top-level `kind:` line without parsing. Documents in flow style (JSON) have no such line and are kept.
 export interface ScannedDocument {
@@ -38,4 +43,15 @@ export function needsParse(doc: ScannedDocument, relevant: ReadonlySet<string>):
   if (doc.empty) return false;
   if (doc.kind === undefined) return FLOW.test(doc.text);
   return relevant.has(doc.kind) || doc.kind.endsWith('List');
+}
+
+/** Floors B' and R: scan a stream's documents and parse only those pvlint reads; counts what it saw and parsed. */
+export function parseRelevant(text: string, relevant: ReadonlySet<string>, counts: { documents: number; parsed: number }): void {
+  for (const doc of scanDocuments(text)) {
+    if (doc.empty) continue;
+    counts.documents++;
+    if (!needsParse(doc, relevant)) continue;
+    parseAllDocuments(doc.text, PARSE_OPTIONS);
+    counts.parsed++;
+  }
 }
