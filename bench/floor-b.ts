@@ -3,8 +3,7 @@
 // Floor B' (`--kinds FILE`, a JSON array): the cheap kind scan first, then parse only the documents whose
 // top-level kind is one pvlint reads — the cost of "parsing what matters".
 import { readFileSync } from 'node:fs';
-import { parseAllDocuments } from 'yaml';
-import { PARSE_OPTIONS, parseRelevant } from './kind-scan.js';
+import { parseEverything, parseRelevant } from './kind-scan.js';
 import { manifestFiles, report } from './walk.js';
 
 const args = process.argv.slice(2);
@@ -16,13 +15,7 @@ const files = manifestFiles(dir);
 const counts = { documents: 0, parsed: 0 };
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
-  if (relevant === undefined) {
-    const docs = parseAllDocuments(text, PARSE_OPTIONS);
-    const n = Array.isArray(docs) ? docs.length : 1;
-    counts.documents += n;
-    counts.parsed += n;
-    continue;
-  }
-  parseRelevant(text, relevant, counts);
+  if (relevant === undefined) parseEverything(text, counts);
+  else parseRelevant(text, relevant, counts);
 }
 report({ files: files.length, ...counts });

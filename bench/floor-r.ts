@@ -3,7 +3,8 @@
 // parses, like floor B', the relevant documents of every manifest file outside those roots; then it parses the relevant
 // documents of the rendered streams. No positions, no model, no rules.
 //
-// `node floor-r.js DIR --kinds KINDS.json --roots ROOTS.json --render 'kubectl kustomize'`
+// `node floor-r.js DIR [--kinds KINDS.json] --roots ROOTS.json --render 'kubectl kustomize'`; without --kinds every
+// document is parsed (floor B with the renders).
 //
 // The renders run in shell loops of their own (one per core, each rendering its share of the roots one after the
 // other into files), so they never wait for this process's event loop, which the parse below keeps busy: the floor
@@ -12,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseRelevant } from './kind-scan.js';
+import { parseEverything, parseRelevant } from './kind-scan.js';
 import { manifestFiles, report } from './walk.js';
 
 const args = process.argv.slice(2);
@@ -21,7 +22,7 @@ const option = (name: string): string => {
   if (at === -1 || at + 1 >= args.length) throw new Error(`floor-r: ${name} is required`);
   return args[at + 1];
 };
-const relevant = new Set<string>(JSON.parse(readFileSync(option('--kinds'), 'utf8')));
+const relevant = args.includes('--kinds') ? new Set<string>(JSON.parse(readFileSync(option('--kinds'), 'utf8'))) : undefined;
 const roots: string[] = JSON.parse(readFileSync(option('--roots'), 'utf8'));
 const render = option('--render');
 const dir = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? '.';
@@ -37,10 +38,11 @@ const rendering = Promise.all(lanes.map((commands) => new Promise<void>((resolve
 })));
 
 const counts = { documents: 0, parsed: 0 };
+const parse = (text: string): void => (relevant ? parseRelevant(text, relevant, counts) : parseEverything(text, counts));
 
 const insideRoot = (file: string): boolean => roots.some((root) => file.startsWith(root + path.sep));
 const files = manifestFiles(dir).filter((file) => !insideRoot(file));
-for (const file of files) parseRelevant(readFileSync(file, 'utf8'), relevant, counts);
+for (const file of files) parse(readFileSync(file, 'utf8'));
 
 await rendering;
 let rendered = 0;
@@ -52,7 +54,7 @@ for (let i = 0; i < roots.length; i++) {
     continue;
   }
   if (text.length > 0) rendered++;
-  parseRelevant(text, relevant, counts);
+  parse(text);
 }
 rmSync(out, { recursive: true, force: true });
 report({ files: files.length, ...counts, roots: roots.length, rendered });
