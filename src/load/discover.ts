@@ -8,12 +8,13 @@
 // broken or looping link with a manifest's name is reported when it is read. A directory holding more than
 // `maxFiles` manifests is refused as a whole (deterministically) with a `pvlint/limit` finding.
 import fg from 'fast-glob';
-import { accessSync, closeSync, constants, fstatSync, openSync, readdirSync as fsReaddirSync, readSync, realpathSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { findEntryPoints } from '../render/entry-points.js';
 import { KUSTOMIZATION_FILES } from '../render/kustomization.js';
 import { SourceCache } from '../render/source-cache.js';
+import { DirectoryListings, directoryListings } from './directory-listings.js';
 import { withRootAnchors } from './ignore-patterns.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { UsageError } from './usage-error.js';
@@ -220,17 +221,11 @@ function walkOptions(cwd: string, ignore: string[], stats: boolean): fg.Options 
  * keeps a hostile tree from being listed whole. The directories are read through a counting `readdirSync` that
  * lists nothing more once the bound is passed, so an oversized tree costs at most `bound` entries here.
  */
-function listWhole(cwd: string, ignore: string[], bound: number): fg.Entry[] | undefined {
-  let seen = 0;
-  const readdirSync = ((dir: string, options: unknown) => {
-    if (seen > bound) return [];
-    const entries = fsReaddirSync(dir, options as { withFileTypes: true });
-    seen += entries.length;
-    return seen > bound ? [] : entries;
-  }) as typeof fsReaddirSync;
+function listWhole(cwd: string, ignore: string[], bound: number, listings: DirectoryListings): fg.Entry[] | undefined {
+  const reader = listings.bounded(bound);
   // One pattern lists no path twice: fast-glob's index of paths seen (`unique`) is not needed.
-  const entries = fg.sync(['**/*'], { ...walkOptions(cwd, ignore, false), unique: false, fs: { readdirSync } }) as unknown as fg.Entry[];
-  return seen > bound ? undefined : entries;
+  const entries = fg.sync(['**/*'], { ...walkOptions(cwd, ignore, false), unique: false, fs: reader.fs }) as unknown as fg.Entry[];
+  return reader.passed() ? undefined : entries;
 }
 
 /**
@@ -307,7 +302,7 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const device = (await stat(realArgument)).dev;
   const linkEntries = { left: maxFiles, max: maxFiles };
   try {
-    const whole = listWhole(absolute, ignore, options.listingBound ?? 2 * maxFiles + LISTING_SLACK);
+    const whole = listWhole(absolute, ignore, options.listingBound ?? 2 * maxFiles + LISTING_SLACK, options.cache ? directoryListings(options.cache) : new DirectoryListings());
     if (whole) for (const entry of whole) take(absolute, entry, budget, found, false);
     else await walk(absolute, '**/*', ignore, budget, found);
     // Links in path order, round by round (links found in followed directories come in the next round), so the
