@@ -75,15 +75,16 @@ interface RepositoryObjects {
  * since the repository root may be far larger than what is linted.
  */
 function repositoryObjects(cache: SourceCache, root: string, ignore: readonly string[], limits: Limits): RepositoryObjects {
-  let candidates: string[] | undefined;
+  let candidates: { file: string; escaped: boolean }[] | undefined;
+  let scratch: Buffer | undefined;
   let cut: string | undefined;
   const byName = new Map<string, Resource[]>();
   const candidateFiles = () => {
-    const found: string[] = [];
+    const found: { file: string; escaped: boolean }[] = [];
     const reader = directoryListings(cache).bounded(2 * limits.maxFiles + LOOKUP_LISTING_SLACK);
     const files = fg.sync(['**/*.yaml', '**/*.yml'], { cwd: root, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], suppressErrors: true, fs: reader.fs });
     if (reader.passed()) cut = `after listing ${(2 * limits.maxFiles + LOOKUP_LISTING_SLACK).toLocaleString('en-US')} files and directories (twice maxFiles and more)`;
-    const buffer = Buffer.allocUnsafe(MAX_LOOKUP_FILE_BYTES + 1);
+    const buffer = (scratch ??= Buffer.allocUnsafe(MAX_LOOKUP_FILE_BYTES + 1));
     let bytesLeft = limits.maxTotalBytes;
     for (const file of files.sort()) {
       const length = readAtMost(file, buffer);
@@ -91,20 +92,26 @@ function repositoryObjects(cache: SourceCache, root: string, ignore: readonly st
       const bytes = buffer.subarray(0, length);
       // Most files name neither kind: not worth decoding.
       if (!bytes.includes('ConfigMap') && !bytes.includes('Secret')) continue;
-      if (!/^kind:\s*["']?(?:ConfigMap|Secret)\b/m.test(bytes.toString('utf8'))) continue;
-      // Candidates are kept in the run's source cache once asked about: their bytes are what the lookup holds.
+      const text = bytes.toString('utf8');
+      if (!/^kind:\s*["']?(?:ConfigMap|Secret)\b/m.test(text)) continue;
       bytesLeft -= length;
       if (bytesLeft < 0) {
         cut = `after reading ${limits.maxTotalBytes.toLocaleString('en-US')} bytes of files that hold ConfigMaps or Secrets (maxTotalBytes)`;
         break;
       }
-      found.push(file);
+      found.push({ file, escaped: ESCAPED_NAME.test(text) });
     }
     return found;
   };
   const named = (name: string): Resource[] => {
     const index: Resource[] = [];
-    for (const file of (candidates ??= candidateFiles())) {
+    for (const { file, escaped } of (candidates ??= candidateFiles())) {
+      // Only a file that could hold the name is kept (and parsed) in the run's source cache; the others are read again.
+      if (!escaped) {
+        const buffer = (scratch ??= Buffer.allocUnsafe(MAX_LOOKUP_FILE_BYTES + 1));
+        const length = readAtMost(file, buffer);
+        if (length === undefined || !buffer.subarray(0, length).includes(name)) continue;
+      }
       const source = cache.get(file);
       if (!source || (!source.file.text.includes(name) && !ESCAPED_NAME.test(source.file.text))) continue;
       for (const d of source.documents) {
