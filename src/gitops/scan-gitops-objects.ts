@@ -35,18 +35,24 @@ export async function scanGitopsObjects(cache: SourceCache, searchDir: string, i
 function filesNamingGitopsObjects(cache: SourceCache, searchDir: string, ignore: readonly string[]): string[] {
   // Hidden directories too: Flux's generator walks them. The directories discovery listed are not read again.
   const files = fg.sync(['**/*.yaml', '**/*.yml'], { cwd: searchDir, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], followSymbolicLinks: false, suppressErrors: true, fs: directoryListings(cache).fs });
-  const naming: string[] = [];
-  const buffer = Buffer.allocUnsafe(MAX_SCAN_BYTES + 1);
-  for (const file of files.sort()) {
+  // Finding the repository root scans without the ignore globs, building its clusters with them: each file is read once.
+  const verdicts = cache.remember('gitops-object-verdicts', () => new Map<string, boolean>());
+  let buffer: Buffer | undefined;
+  const naming = (file: string): boolean => {
+    buffer ??= Buffer.allocUnsafe(MAX_SCAN_BYTES + 1);
     // Files over the limit are skipped: one read of one byte more than it says which, without a stat.
     const length = readAtMost(file, buffer);
-    if (length === undefined || length > MAX_SCAN_BYTES) continue;
+    if (length === undefined || length > MAX_SCAN_BYTES) return false;
     const bytes = buffer.subarray(0, length);
     // Both the group and the kind in the text, else no document of the file can be one (Argo Workflows and
     // Kustomize's own Kustomizations are common and not worth a parse). The bytes are searched: no decoding.
     const flux = bytes.includes(FLUX_KUSTOMIZE_GROUP) && bytes.includes('Kustomization');
     const argo = bytes.includes('argoproj.io/') && bytes.includes('Application');
-    if (flux || argo) naming.push(file);
-  }
-  return naming;
+    return flux || argo;
+  };
+  return files.sort().filter((file) => {
+    let verdict = verdicts.get(file);
+    if (verdict === undefined) verdicts.set(file, (verdict = naming(file)));
+    return verdict;
+  });
 }
