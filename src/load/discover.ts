@@ -216,16 +216,16 @@ function walkOptions(cwd: string, ignore: string[], stats: boolean): fg.Options 
 }
 
 /**
- * The argument's own tree, listed in one synchronous pass (a stream costs several times as much per entry), or
- * undefined when the tree holds more than `bound` entries: then only a stream, which stops at `maxFiles` manifests,
- * keeps a hostile tree from being listed whole. The directories are read through a counting `readdirSync` that
- * lists nothing more once the bound is passed, so an oversized tree costs at most `bound` entries here.
+ * The argument's own tree, listed in one synchronous pass (a stream costs several times as much per entry), and
+ * whether that is all of it: a tree of more than `bound` entries is cut there, since only a stream, which stops at
+ * `maxFiles` manifests, keeps a hostile tree from being listed whole. The directories are read through a counting
+ * `readdirSync` that lists nothing more once the bound is passed: what a cut listing holds is in the tree.
  */
-function listWhole(cwd: string, ignore: string[], bound: number, listings: DirectoryListings): fg.Entry[] | undefined {
+function listWhole(cwd: string, ignore: string[], bound: number, listings: DirectoryListings): { entries: fg.Entry[]; complete: boolean } {
   const reader = listings.bounded(bound);
   // One pattern lists no path twice: fast-glob's index of paths seen (`unique`) is not needed.
   const entries = fg.sync(['**/*'], { ...walkOptions(cwd, ignore, false), unique: false, fs: reader.fs }) as unknown as fg.Entry[];
-  return reader.passed() ? undefined : entries;
+  return { entries, complete: !reader.passed() };
 }
 
 /**
@@ -302,9 +302,17 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const device = (await stat(realArgument)).dev;
   const linkEntries = { left: maxFiles, max: maxFiles };
   try {
-    const whole = listWhole(absolute, ignore, options.listingBound ?? 2 * maxFiles + LISTING_SLACK, options.cache ? directoryListings(options.cache) : new DirectoryListings());
-    if (whole) for (const entry of whole) take(absolute, entry, budget, found, false);
-    else await walk(absolute, '**/*', ignore, budget, found);
+    const listed = listWhole(absolute, ignore, options.listingBound ?? 2 * maxFiles + LISTING_SLACK, options.cache ? directoryListings(options.cache) : new DirectoryListings());
+    if (listed.complete) {
+      for (const entry of listed.entries) take(absolute, entry, budget, found, false);
+    } else {
+      // A cut listing that already holds more than maxFiles manifests settles it (a hostile tree is not listed twice);
+      // otherwise the stream walks the whole tree.
+      const probe: Walk = { files: [], unreadable: [], viaLink: [], links: [] };
+      const probeBudget = { left: budget.left };
+      for (const entry of listed.entries) take(absolute, entry, probeBudget, probe, false);
+      await walk(absolute, '**/*', ignore, budget, found);
+    }
     // Links in path order, round by round (links found in followed directories come in the next round), so the
     // result does not depend on the order the file system lists entries in. Each target is walked once.
     for (let round = found.links.splice(0).sort(); round.length > 0; round = found.links.splice(0).sort()) {

@@ -77,6 +77,14 @@ test('more manifests than maxFiles: refused as a whole either way, the listing b
     assert.is(result.problems.length, 1);
     assert.match(result.problems[0]!.message, /more than 20 manifest files \(maxFiles\)/);
   }
+  // Spread over directories, so that a listing cut at 30 entries already holds more than 20 manifests.
+  // Listed breadth-first: a bound of 30 entries cuts at 20 manifests (the stream decides), one of 45 at 35 (settled).
+  const spread = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-walk-spread-')));
+  for (let i = 0; i < 40; i++) write(spread, `arg/spread/d${i % 8}/m${i}.yaml`);
+  for (const listingBound of [30, 45]) {
+    const result = await discover('arg', options(spread, { maxFiles: 20, listingBound }));
+    assert.equal([result.files, result.problems.map((p) => p.message)], [[], [`arg holds more than 20 manifest files (maxFiles); it is not linted. Lint its subdirectories one by one, or raise the limit`]]);
+  }
   const within = await discover('arg', options(root, { maxFiles: 200, listingBound: 10 }));
   assert.equal(within, await discover('arg', options(root, { maxFiles: 200 })), 'a tree past the listing bound but within maxFiles is linted whole');
 });
