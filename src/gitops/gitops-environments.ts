@@ -1,13 +1,16 @@
 // The clusters a GitOps repository describes, as environments: Flux entries found under the linted
 // directories, each followed from the repository root. It also says which kustomize roots and files the
 // clusters read, so the plain per-root environments and loose manifests leave them to the clusters.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { makeResource } from '../load/parse-resources.js';
-import type { Limits } from '../load/limits.js';
+import { resolveLimits, type Limits } from '../load/limits.js';
+import { directoryListings } from '../load/directory-listings.js';
+import { readAtMost } from '../load/read-at-most.js';
+import { diagnostic } from '../engine/diagnostic.js';
 import { DEFAULT_RENDER_TIMEOUT_MS, dependencySupply, helmCommand, kustomizeCommand } from '../render/render-all.js';
 import type { ChartMapping } from '../render/helm-release/chart-reference.js';
 import { buildArgoClusters, inferHomeUrls } from './argocd-clusters.js';
@@ -54,34 +57,62 @@ export interface GitopsOutcome {
 
 // A `name:`/`generateName:` whose double-quoted value has an escape (`"argocd\x2dcm"`): the name need not appear as written.
 const ESCAPED_NAME = /[nN]ame["']?\s*:[^\n"]*"[^"\n]*\\/;
+/** Files the repository-wide lookup reads to find the ConfigMaps and Secrets it is asked for: over this one is skipped. */
+const MAX_LOOKUP_FILE_BYTES = 4 * 1024 * 1024;
+/** Entries of any kind the lookup's walk of the repository may list besides twice `maxFiles` (as discovery's listing). */
+const LOOKUP_LISTING_SLACK = 65_536;
+
+/** The repository's ConfigMaps and Secrets by kind, namespace and name, and why the search was cut short, if it was. */
+interface RepositoryObjects {
+  lookup: ObjectLookup;
+  /** Set once the search stopped at a bound: an object not found may lie past it. */
+  cut(): string | undefined;
+}
 
 /**
  * ConfigMaps and Secrets written anywhere in the repository, found on the first variable source a cluster lacks. Only
- * the files that could hold the name asked for are parsed: its text, or an escape that could spell it.
+ * the files that could hold the name asked for are parsed: its text, or an escape that could spell it. The walk and
+ * the reading are bounded as the run's input is (entries as discovery's listing, maxTotalBytes of candidate files),
+ * since the repository root may be far larger than what is linted.
  */
-function repositoryObjects(cache: SourceCache, root: string, ignore: readonly string[]): ObjectLookup {
-  let candidates: string[] | undefined;
+function repositoryObjects(cache: SourceCache, root: string, ignore: readonly string[], limits: Limits): RepositoryObjects {
+  let candidates: { file: string; escaped: boolean }[] | undefined;
+  let scratch: Buffer | undefined;
+  let cut: string | undefined;
   const byName = new Map<string, Resource[]>();
   const candidateFiles = () => {
-    const found: string[] = [];
-    const files = fg.sync(['**/*.yaml', '**/*.yml'], { cwd: root, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], suppressErrors: true });
+    const found: { file: string; escaped: boolean }[] = [];
+    const reader = directoryListings(cache).bounded(2 * limits.maxFiles + LOOKUP_LISTING_SLACK);
+    const files = fg.sync(['**/*.yaml', '**/*.yml'], { cwd: root, absolute: true, dot: true, ignore: ['**/.git/**', '**/node_modules/**', ...ignore], suppressErrors: true, fs: reader.fs });
+    if (reader.passed()) cut = `after listing ${(2 * limits.maxFiles + LOOKUP_LISTING_SLACK).toLocaleString('en-US')} files and directories (twice maxFiles and more)`;
+    const buffer = (scratch ??= Buffer.allocUnsafe(MAX_LOOKUP_FILE_BYTES + 1));
+    let bytesLeft = limits.maxTotalBytes;
     for (const file of files.sort()) {
-      let bytes: Buffer;
-      try {
-        if (statSync(file).size > 4 * 1024 * 1024) continue;
-        bytes = readFileSync(file);
-      } catch {
-        continue;
-      }
+      const length = readAtMost(file, buffer);
+      if (length === undefined || length > MAX_LOOKUP_FILE_BYTES) continue;
+      const bytes = buffer.subarray(0, length);
       // Most files name neither kind: not worth decoding.
       if (!bytes.includes('ConfigMap') && !bytes.includes('Secret')) continue;
-      if (/^kind:\s*["']?(?:ConfigMap|Secret)\b/m.test(bytes.toString('utf8'))) found.push(file);
+      const text = bytes.toString('utf8');
+      if (!/^kind:\s*["']?(?:ConfigMap|Secret)\b/m.test(text)) continue;
+      bytesLeft -= length;
+      if (bytesLeft < 0) {
+        cut = `after reading ${limits.maxTotalBytes.toLocaleString('en-US')} bytes of files that hold ConfigMaps or Secrets (maxTotalBytes)`;
+        break;
+      }
+      found.push({ file, escaped: ESCAPED_NAME.test(text) });
     }
     return found;
   };
   const named = (name: string): Resource[] => {
     const index: Resource[] = [];
-    for (const file of (candidates ??= candidateFiles())) {
+    for (const { file, escaped } of (candidates ??= candidateFiles())) {
+      // Only a file that could hold the name is kept (and parsed) in the run's source cache; the others are read again.
+      if (!escaped) {
+        const buffer = (scratch ??= Buffer.allocUnsafe(MAX_LOOKUP_FILE_BYTES + 1));
+        const length = readAtMost(file, buffer);
+        if (length === undefined || !buffer.subarray(0, length).includes(name)) continue;
+      }
       const source = cache.get(file);
       if (!source || (!source.file.text.includes(name) && !ESCAPED_NAME.test(source.file.text))) continue;
       for (const d of source.documents) {
@@ -90,11 +121,43 @@ function repositoryObjects(cache: SourceCache, root: string, ignore: readonly st
     }
     return index;
   };
-  return (kind, namespace, name) => {
-    let index = byName.get(name);
-    if (!index) byName.set(name, (index = named(name)));
-    const matches = index.filter((r) => r.kind === kind && r.name === name);
-    return matches.find((r) => r.namespace === namespace) ?? (matches.length === 1 ? matches[0] : undefined);
+  return {
+    lookup: (kind, namespace, name) => {
+      let index = byName.get(name);
+      if (!index) byName.set(name, (index = named(name)));
+      const matches = index.filter((r) => r.kind === kind && r.name === name);
+      return matches.find((r) => r.namespace === namespace) ?? (matches.length === 1 ? matches[0] : undefined);
+    },
+    cut: () => cut,
+  };
+}
+
+/**
+ * A cluster's view of the repository's objects, noting what it asked for and did not find while the search was cut
+ * short; `report` says so in the cluster's findings (the object may exist past the bound).
+ */
+function trackedLookup(repository: RepositoryObjects, cache: SourceCache, root: string): { lookup: ObjectLookup; report: (clusters: readonly FluxCluster[]) => void } {
+  const missed: string[] = [];
+  return {
+    lookup: (kind, namespace, name) => {
+      const found = repository.lookup(kind, namespace, name);
+      const label = `${kind} ${namespace}/${name}`;
+      if (!found && repository.cut() && !missed.includes(label)) missed.push(label);
+      return found;
+    },
+    report: (clusters) => {
+      if (missed.length === 0 || clusters.length === 0) return;
+      const names = clusters.map((c) => c.name);
+      clusters[0]!.diagnostics.push(
+        diagnostic(
+          'pvlint/limit',
+          `the search of the repository (${cache.displayPath(root)}) for ${missed.join(', ')} stopped ${repository.cut()}; not found before that, so what the cluster reads from it is not interpreted`,
+          { file: cache.displayPath(root), region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } },
+          'warning',
+          names,
+        ),
+      );
+    },
   };
 }
 
@@ -124,45 +187,53 @@ export async function gitopsEnvironments(cache: SourceCache, root: string, searc
   const memo = new Map<string, Promise<RenderedScope>>();
   const stats = { renders: 0 };
   const concurrency = settings.concurrency ?? (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
-  const lookup = repositoryObjects(cache, root, settings.ignore ?? []);
+  const repository = repositoryObjects(cache, root, settings.ignore ?? [], resolveLimits(settings.limits));
   const timeoutMs = settings.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const clusters: FluxCluster[] = [];
   const slots = new ProcessSlots(concurrency);
   const buildSettings = { command, timeoutMs, limits: settings.limits, concurrency, memo, stats, locateAt: settings.locateAt, slots };
   for (const cluster of declared) {
+    const tracked = trackedLookup(repository, cache, root);
     // An entry that syncs itself (gotk-sync.yaml) is built with that Kustomization's spec, as when found.
     const starts = cluster.entries.map((dir) => ({ dir, sync: kustomizations.find((k) => fluxPath(root, k.object?.spec?.path) === dir && reach.filesOf(dir).has(k.file.absPath)) }));
     const missing = starts.filter((start) => !existsSync(start.dir));
     const present = starts.filter((start) => existsSync(start.dir));
     const built: FluxCluster =
       present.length > 0
-        ? await buildFluxCluster(cache, root, present, buildSettings, lookup, cluster.name)
+        ? await buildFluxCluster(cache, root, present, buildSettings, tracked.lookup, cluster.name)
         : { name: cluster.name, entry: root, resources: [], diagnostics: [], notInterpreted: [], built: [], documents: 0 };
+    tracked.report([built]);
     for (const start of missing) {
       built.notInterpreted.push({ environment: cluster.name, file: cache.displayPath(start.dir), kind: 'root', name: cache.displayPath(start.dir), reason: `the entry ${cache.displayPath(start.dir)} declared in the configuration's clusters: does not exist` });
     }
     clusters.push(cluster.cluster ? { ...built, facts: cluster.cluster } : built);
   }
-  for (const entry of entries) clusters.push(await buildFluxCluster(cache, root, [entry], buildSettings, lookup));
+  for (const entry of entries) {
+    const tracked = trackedLookup(repository, cache, root);
+    const built = await buildFluxCluster(cache, root, [entry], buildSettings, tracked.lookup);
+    tracked.report([built]);
+    clusters.push(built);
+  }
   if (argo.length > 0) {
-    const buildOptions = settings.argocdBuildOptions ?? lookup('ConfigMap', 'argocd', 'argocd-cm')?.object?.data?.['kustomize.buildOptions'];
+    const tracked = trackedLookup(repository, cache, root);
+    const buildOptions = settings.argocdBuildOptions ?? tracked.lookup('ConfigMap', 'argocd', 'argocd-cm')?.object?.data?.['kustomize.buildOptions'];
     const helm = helmCommand(settings.helmCommand);
-    clusters.push(
-      ...(await buildArgoClusters(cache, root, argo, reach, {
-        kustomize: kustomizeCommand(settings.kustomizeCommand),
-        helm,
-        charts: dependencySupply(helm, settings, timeoutMs),
-        buildOptions: typeof buildOptions === 'string' ? buildOptions.split(/\s+/).filter(Boolean) : [],
-        timeoutMs,
-        limits: settings.limits,
-        memo,
-        stats,
-        concurrency,
-        slots,
-        homeUrls: inferHomeUrls(root, argo, settings.repoURLs ?? []),
-        locateAt: settings.locateAt,
-      })),
-    );
+    const argoClusters = await buildArgoClusters(cache, root, argo, reach, {
+      kustomize: kustomizeCommand(settings.kustomizeCommand),
+      helm,
+      charts: dependencySupply(helm, settings, timeoutMs),
+      buildOptions: typeof buildOptions === 'string' ? buildOptions.split(/\s+/).filter(Boolean) : [],
+      timeoutMs,
+      limits: settings.limits,
+      memo,
+      stats,
+      concurrency,
+      slots,
+      homeUrls: inferHomeUrls(root, argo, settings.repoURLs ?? []),
+      locateAt: settings.locateAt,
+    });
+    tracked.report(argoClusters);
+    clusters.push(...argoClusters);
   }
   for (const cluster of clusters) {
     outcome.clusters.push(cluster);
@@ -190,9 +261,11 @@ export function rendersEverything(cluster: FluxCluster): boolean {
  * The repository a directory argument belongs to, which Flux `spec.path` and Argo CD `source.path` are relative to:
  * the git work tree around it. Without one (a copy or an extracted archive), the nearest of the argument and its
  * ancestors where the paths its GitOps objects name exist: `pvlint copy/clusters/prod` finds `copy`, where
- * `./apps/prod` is. With no path to go by, the working directory when the argument is inside it, else the argument.
+ * `./apps/prod` is. With no path to go by, the argument itself: a guess beyond it (the working directory, which may be
+ * `$HOME` or `/`) would have the repository-wide lookups walk and read whatever lies around it, and the result
+ * depend on where pvlint was started.
  */
-export async function gitopsRootOf(dir: string, cwd: string, cache?: SourceCache): Promise<string> {
+export async function gitopsRootOf(dir: string, cache?: SourceCache): Promise<string> {
   for (let at = path.resolve(dir); ; ) {
     try {
       await stat(path.join(at, '.git'));
@@ -218,8 +291,7 @@ export async function gitopsRootOf(dir: string, cwd: string, cache?: SourceCache
       if (best) return best.at;
     }
   }
-  const relative = path.relative(path.resolve(cwd), path.resolve(dir));
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative)) ? path.resolve(cwd) : path.resolve(dir);
+  return path.resolve(dir);
 }
 
 /** The repository paths the Flux Kustomizations and Argo CD Applications under a directory name. */
@@ -233,10 +305,10 @@ async function namedPaths(cache: SourceCache, dir: string): Promise<string[]> {
 }
 
 /** Directory arguments grouped by the repository they belong to (`gitopsRootOf`), in argument order. */
-export async function directoriesByRepository(dirs: readonly string[], cwd: string, cache?: SourceCache): Promise<Map<string, string[]>> {
+export async function directoriesByRepository(dirs: readonly string[], cache?: SourceCache): Promise<Map<string, string[]>> {
   const groups = new Map<string, string[]>();
   for (const dir of dirs) {
-    const repository = await gitopsRootOf(dir, cwd, cache);
+    const repository = await gitopsRootOf(dir, cache);
     groups.set(repository, [...(groups.get(repository) ?? []), dir]);
   }
   return groups;
@@ -247,7 +319,7 @@ export async function directoriesByRepository(dirs: readonly string[], cwd: stri
  * declared in the configuration go with the repository that holds their entries.
  */
 export async function gitopsForPaths(cache: SourceCache, paths: readonly string[], cwd: string, root: string, settings: GitopsSettings): Promise<GitopsOutcome> {
-  const repositories = await directoriesByRepository(directoryArguments(paths, cwd), cwd, cache);
+  const repositories = await directoriesByRepository(directoryArguments(paths, cwd), cache);
   if (repositories.size === 0 && (settings.clusters?.length ?? 0) > 0) repositories.set(root, []);
   const outcomes: GitopsOutcome[] = [];
   for (const [repository, dirs] of repositories) {

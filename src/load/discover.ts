@@ -14,6 +14,7 @@ import path from 'node:path';
 import { findEntryPoints } from '../render/entry-points.js';
 import { KUSTOMIZATION_FILES } from '../render/kustomization.js';
 import { SourceCache } from '../render/source-cache.js';
+import { DirectoryListings, directoryListings } from './directory-listings.js';
 import { withRootAnchors } from './ignore-patterns.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { UsageError } from './usage-error.js';
@@ -33,6 +34,8 @@ export interface DiscoverOptions {
   maxFiles?: number;
   /** A directory argument with nothing to lint is fine (the base tree of a review); otherwise a usage error. */
   allowEmpty?: boolean;
+  /** Entries of any kind the one-pass listing may hold before the argument is walked as a stream (default 2 × maxFiles + 65,536). */
+  listingBound?: number;
 }
 
 /** Something discovery could not or would not do, reported at `file` (an absolute path). */
@@ -140,6 +143,12 @@ function realpathOrUndefined(p: string): string | undefined {
 
 class TooManyFiles extends Error {}
 
+/**
+ * Entries (of any kind) the one-pass listing of an argument may hold besides twice `maxFiles`: past that the tree is
+ * walked as a stream, which holds nothing and stops at `maxFiles` manifests.
+ */
+const LISTING_SLACK = 65_536;
+
 /** Why the walk of a followed directory link stopped (another file system, or too many entries). */
 class LinkWalkStopped extends Error {
   constructor(readonly problem: DiscoverProblem) {
@@ -181,18 +190,54 @@ interface Walk {
   links: string[];
 }
 
+/** What one entry of a walk adds to `out`; throws `TooManyFiles` once more than the budget's manifests are seen. */
+function take(cwd: string, entry: fg.Entry, budget: { left: number }, out: Walk, linked: boolean): void {
+  const dirent = entry.dirent;
+  if (dirent.isDirectory()) {
+    if (!canList(path.join(cwd, entry.path))) out.unreadable.push(entry.path);
+    return;
+  }
+  if (dirent.isSymbolicLink()) {
+    out.links.push(entry.path);
+    return;
+  }
+  if (!isManifestName(entry.name) || DOT_JSON.test(entry.path)) return;
+  if (DOT_PATH.test(entry.path) && !KUSTOMIZATION_NAMES.has(entry.name) && !dotFileShowsObject(path.join(cwd, entry.path))) return;
+  if (--budget.left < 0) throw new TooManyFiles();
+  (linked ? out.viaLink : out.files).push(entry.path);
+}
+
+/**
+ * fast-glob's options for every walk (of the pattern `**` + `/*`: `**` alone does not match names holding a newline or
+ * a carriage return).
+ */
+function walkOptions(cwd: string, ignore: string[], stats: boolean): fg.Options {
+  return { cwd, ignore, dot: true, followSymbolicLinks: false, onlyFiles: false, objectMode: true, suppressErrors: true, stats };
+}
+
+/**
+ * The argument's own tree, listed in one synchronous pass (a stream costs several times as much per entry), and
+ * whether that is all of it: a tree of more than `bound` entries is cut there, since only a stream, which stops at
+ * `maxFiles` manifests, keeps a hostile tree from being listed whole. The directories are read through a counting
+ * `readdirSync` that lists nothing more once the bound is passed: what a cut listing holds is in the tree.
+ */
+function listWhole(cwd: string, ignore: string[], bound: number, listings: DirectoryListings): { entries: fg.Entry[]; complete: boolean } {
+  const reader = listings.bounded(bound);
+  // One pattern lists no path twice: fast-glob's index of paths seen (`unique`) is not needed.
+  const entries = fg.sync(['**/*'], { ...walkOptions(cwd, ignore, false), unique: false, fs: reader.fs }) as unknown as fg.Entry[];
+  return { entries, complete: !reader.passed() };
+}
+
 /**
  * Lists `pattern` under `cwd` without following links, stopping once more than `maxFiles` manifests are seen. The
  * walk of a followed directory link (`bounds`) also stops at an entry on another device or past the entry bound.
  */
 async function walk(cwd: string, pattern: string, ignore: string[], budget: { left: number }, out: Walk, bounds?: LinkBounds): Promise<void> {
   const linked = bounds !== undefined;
-  // `**/*`, not `**`: fast-glob's `**` alone does not match names holding a newline or a carriage return.
-  const stream = fg.stream([pattern], { cwd, ignore, dot: true, followSymbolicLinks: false, onlyFiles: false, objectMode: true, suppressErrors: true, stats: linked });
+  const stream = fg.stream([pattern], walkOptions(cwd, ignore, linked));
   try {
     for await (const raw of stream) {
       const entry = raw as unknown as fg.Entry;
-      const dirent = entry.dirent;
       if (bounds) {
         if (--bounds.entries.left < 0) {
           throw new LinkWalkStopped({
@@ -213,18 +258,7 @@ async function walk(cwd: string, pattern: string, ignore: string[], budget: { le
           });
         }
       }
-      if (dirent.isDirectory()) {
-        if (!canList(path.join(cwd, entry.path))) out.unreadable.push(entry.path);
-        continue;
-      }
-      if (dirent.isSymbolicLink()) {
-        out.links.push(entry.path);
-        continue;
-      }
-      if (!isManifestName(entry.name) || DOT_JSON.test(entry.path)) continue;
-      if (DOT_PATH.test(entry.path) && !KUSTOMIZATION_NAMES.has(entry.name) && !dotFileShowsObject(path.join(cwd, entry.path))) continue;
-      if (--budget.left < 0) throw new TooManyFiles();
-      (linked ? out.viaLink : out.files).push(entry.path);
+      take(cwd, entry, budget, out, linked);
     }
   } finally {
     (stream as unknown as { destroy?: () => void }).destroy?.();
@@ -268,7 +302,17 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const device = (await stat(realArgument)).dev;
   const linkEntries = { left: maxFiles, max: maxFiles };
   try {
-    await walk(absolute, '**/*', ignore, budget, found);
+    const listed = listWhole(absolute, ignore, options.listingBound ?? 2 * maxFiles + LISTING_SLACK, options.cache ? directoryListings(options.cache) : new DirectoryListings());
+    if (listed.complete) {
+      for (const entry of listed.entries) take(absolute, entry, budget, found, false);
+    } else {
+      // A cut listing that already holds more than maxFiles manifests settles it (a hostile tree is not listed twice);
+      // otherwise the stream walks the whole tree.
+      const probe: Walk = { files: [], unreadable: [], viaLink: [], links: [] };
+      const probeBudget = { left: budget.left };
+      for (const entry of listed.entries) take(absolute, entry, probeBudget, probe, false);
+      await walk(absolute, '**/*', ignore, budget, found);
+    }
     // Links in path order, round by round (links found in followed directories come in the next round), so the
     // result does not depend on the order the file system lists entries in. Each target is walked once.
     for (let round = found.links.splice(0).sort(); round.length > 0; round = found.links.splice(0).sort()) {
@@ -380,7 +424,7 @@ export async function discover(argument: string, options: DiscoverOptions): Prom
   const roots = [...kustomizationDirs].filter((dir) => !withinAny(dir, chartDirs, absolute)).sort();
   const entries = findEntryPoints(cache, roots, [...chartDirs].sort(), absolute);
   const files = candidates
-    .filter((file) => !entries.referenced.has(file) && !withinAny(path.dirname(file), chartDirs, absolute))
+    .filter((file) => !entries.referenced.has(file) && (chartDirs.size === 0 || !withinAny(path.dirname(file), chartDirs, absolute)))
     .sort();
   if (!options.allowEmpty && files.length + entries.charts.length + entries.kustomizations.length + problems.length === 0 && linkedFiles.length === 0) {
     // As ESLint does: a named directory with nothing to lint is a mistake (a wrong path, an --ignore too wide),
