@@ -602,12 +602,16 @@ export function fastDocumentNode(text: string, span: DocumentSpan, limits: Limit
 }
 
 /**
- * Tabs, carriage returns, anchors and aliases, tags and directives anywhere, or too large: `yaml` reads those documents.
- * So do Unicode line breaks and byte order marks (read as kustomize reads them, src/load/yaml-stream.ts).
+ * Tabs, carriage returns and directives anywhere, or too large: `yaml` reads those documents. So do Unicode line
+ * breaks and byte order marks (read as kustomize reads them, src/load/yaml-stream.ts). Anchors, aliases and tags are
+ * refused where a node starts (`PLAIN_FIRST_FORBIDDEN`, checked at every key, value and item), not here: a `*` or an
+ * `&` inside a quoted or plain scalar (a cron schedule, a shell line) is text, and those documents are common.
  */
+const UNREADABLE = /[\t\r\u0085\u2028\u2029\uFEFF]|^%/m;
+
 function readable(text: string, span: DocumentSpan, limits: Limits): boolean {
   if (span.end - span.start > limits.maxDocumentBytes) return false;
-  return !/[\t\r\u0085\u2028\u2029\uFEFF]|(?:^|[\s\[{,])[&*!]|^%/m.test(text.slice(span.start, span.end));
+  return !UNREADABLE.test(text.slice(span.start, span.end));
 }
 
 /**

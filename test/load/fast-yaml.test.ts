@@ -101,14 +101,16 @@ const SCALARS = [
   'yes', 'no', 'on', 'off', 'y', 'n', 'Y', 'N', '~', 'null', 'Null', 'NULL', '', 'tRue', 'nULL', '12345678901234567890',
   '9007199254740993', '1_000', '2001-12-14', '1:30', 'a:b', 'http://x.example/a?b=c#frag', 'a #comment', 'a#b', '"a \\" b"',
   '"tab\\tand\\nnewline"', '"\\u00e9"', '"\\x41"', "'it''s'", "'a \" b'", '"a\'b"', '@x', '`x`', '%x', '&anchor value', '*alias',
-  '!!str 3', '!tag x', '[a, b]', '[]', '{}', '{a: 1, b: [2, 3]}', '[a, [b, c], {d: e}]', '[a,b]', '{a: b,}', '[a, ]', '[a: b]',
+  '!!str 3', '!tag x', '20 23 * * *', '"*/5 * * * *"', "'& *'", 'a &b', 'a *b', 'a !b', 'x&y*z!', '"!x"', '& x', '* x', '! x',
+  '&a [x]', '*a # c', '!t |', '!!int 3', '!<tag:yaml.org,2002:str> x', '[a, &x b]', '[a, *x]', '[!t a]', '{a: *x}', '{&x a: b}',
+  '{a: !t b}', '[a *b, c&d]', '[a, b]', '[]', '{}', '{a: 1, b: [2, 3]}', '[a, [b, c], {d: e}]', '[a,b]', '{a: b,}', '[a, ]', '[a: b]',
   '{a: 1, a: 2}', '[ "q", \'s\' ]', '[1, 1.5, true, null, ~]', '{"k": v}', '- x', '? x', ': x', '-x', '?x', ':x', '--x', 'a: b',
   '"unterminated', "'unterminated", '[unclosed', '{unclosed', 'a\tb', '"<<"', '<<', 'key with spaces', '#', ' # only comment',
 ];
 const KEYS = [
   'name', 'kind', 'app.kubernetes.io/name', 'storage', '"quoted key"', "'single key'", 'x-y_z', 'on', 'yes', 'true', 'null', '~',
   '1', '0x10', '1.5', '<<', '__proto__', '"__proto__"', 'a b', 'key:x', '"k: v"', '? complex', '&a key', '*a', '!t key', '-dash',
-  '"esc\\nkey"', 'ünïcode', 'name',
+  '"esc\\nkey"', 'ünïcode', 'name', '"a *b"', 'a*b', 'a &b', 'a !b', '"&a"',
 ];
 
 function pick<T>(next: () => number, list: readonly T[]): T {
@@ -166,7 +168,8 @@ function generate(next: () => number): string {
       const pad = ' '.repeat(indent);
       const r = next();
       if (r < 0.45 || depth > 4) lines.push(`${pad}- ${pick(next, SCALARS)}`);
-      else if (r < 0.75) map(indent + 2, depth + 1, `${pad}- `);
+      else if (r < 0.72) map(indent + 2, depth + 1, `${pad}- `);
+      else if (r < 0.75) map(indent + 2 + 3, depth + 1, `${pad}- ${pick(next, ['&a', '!t', '*a', '&a ', '!!map'])} `);
       else if (r < 0.85) {
         lines.push(`${pad}-`);
         map(indent + 2, depth + 1);
@@ -204,7 +207,8 @@ fast('the cases the two readers could disagree on are left to yaml or read the s
     ['a: |\n  x\n\n  y\n\n\nb: >-\n  p\n  q\n\n  r\n', { a: 'x\n\ny\n', b: 'p q\nr' }],
     ['a: |+\n  x\n\nb: 1\n', { a: 'x\n\n', b: 1 }],
     ['a:\n- 1\n- k: v\n  j: [x, "y", {z: 1}]\nb: {}\n', { a: [1, { k: 'v', j: ['x', 'y', { z: 1 }] }], b: {} }],
-    ["a: 'it''s'\nb: \"q\\\"\\n\"\n", { a: "it's", b: 'q"\n' }],
+    ["a: 'it''s'\nb: \"q\\\"\\n\"\n", { a: "it's", b: 'q"\n' }],    // `*`, `&` and `!` inside a scalar are text, not an alias, an anchor or a tag.
+    ['schedule: "20 23 * * *"\nb: 0 * * * *\nc: a && b\nd: [x *y, "&z"]\ne: wow!\n', { schedule: '20 23 * * *', b: '0 * * * *', c: 'a && b', d: ['x *y', '&z'], e: 'wow!' }],
   ];
   for (const [text, value] of cases) {
     const span = splitDocuments(text)!.spans[0];
@@ -226,6 +230,16 @@ fast('the cases the two readers could disagree on are left to yaml or read the s
     'a: >\n  x\n    more indented\n', // folded with more-indented lines
     '- a\n- b\n', // not a map at the top
     'a: b: c\n',
+    // An anchor, an alias or a tag wherever a node starts.
+    'a: &x 1\nb: 2\n',
+    'a:\n- &x k: v\n',
+    'a:\n  - *x\n',
+    'a: [b, *x]\n',
+    'a: {b: &x c}\n',
+    'a: !t |\n  x\n',
+    'a: !!str\n  b: c\n',
+    '&x a: 1\n',
+    'a:\n  !t b: 1\n',
   ];
   for (const text of leftToYaml) {
     assert.is(fastParseDocument(text, splitDocuments(text)!.spans[0], LIMITS), undefined, `should be left to yaml:\n${text}`);
