@@ -3,7 +3,7 @@
 // `pvlint/limit` diagnostic; the other documents still count. Nothing here throws on any input.
 import { type Document, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import { resolveLimits, type Limits } from './limits.js';
-import { fastDocumentNode, fastParseDocument } from './fast-yaml.js';
+import { fastDocumentNode, fastReadDocument } from './fast-yaml.js';
 import { regionOf } from './source-file.js';
 import { hasSourceComments } from './helm-source-comments.js';
 import { templateMarkers } from './template-file.js';
@@ -226,15 +226,15 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
     ? (span: DocumentSpan, docIndex: number) => {
         const kind = skippableKind(file.text, span, plan.parse);
         if (kind === undefined) {
-          const value = resolved && fastParseDocument(file.text, span, resolved);
-          if (value === undefined) return false;
+          const read = resolved && fastReadDocument(file.text, span, resolved);
+          if (read === undefined) return false;
           // The node budgets hold for documents the fast reader reads too: past them, `yaml` reads and refuses them.
           // Near the run's budget `yaml` reads everything, so the cut falls where it falls with every document parsed
           // (the fast count is of values, `yaml`'s of tokens).
-          const nodes = countValues(value);
+          const nodes = read.values;
           if (nodes > resolved!.maxDocumentNodes || resolved!.maxTotalNodes - fastNodes - nodes < 2 * resolved!.maxDocumentNodes) return false;
           fastNodes += nodes;
-          fast.set(docIndex, value);
+          fast.set(docIndex, read.value);
           return true;
         }
         if (plan.defer?.has(kind)) deferred.push({ kind, file, docIndex, span });
@@ -297,7 +297,16 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
  */
 export function parseDeferred(documents: readonly DeferredDocument[], limits?: Partial<Limits>): Resource[] {
   const resources: Resource[] = [];
+  const resolved = useFastReader ? resolveLimits(limits) : undefined;
   for (const { file, docIndex, span } of documents) {
+    // As `parseResources` reads a document of a kind it parses: the fast reader first, positions found on demand.
+    const read = resolved && fastReadDocument(file.text, span, resolved);
+    if (read !== undefined && read.values <= resolved!.maxDocumentNodes) {
+      const first = resources.length;
+      collect(file, docIndex, null as unknown as YamlNode, read.value, resources);
+      for (let k = first; k < resources.length; k++) makeNodeLazy(resources[k], file, span, limits);
+      continue;
+    }
     try {
       const stream = parseSpan(file.text, limits, span);
       const doc = stream.documents[0];
@@ -349,17 +358,4 @@ function readDocument(
 
 function firstLine(message: string): string {
   return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-}
-
-/** Values in a plain JSON value (maps, lists and scalars each count one), without recursion. */
-function countValues(root: unknown): number {
-  let count = 0;
-  const pending: unknown[] = [root];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    count++;
-    if (Array.isArray(value)) for (const item of value) pending.push(item);
-    else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) pending.push(item);
-  }
-  return count;
 }

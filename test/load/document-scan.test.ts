@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { canSkip, scanKind, splitDocuments } from '../../src/load/document-scan.js';
-import { parseDeferred, parseResources } from '../../src/load/parse-resources.js';
+import { parseDeferred, parseResources, setFastReader } from '../../src/load/parse-resources.js';
 import { lint } from '../../src/lint.js';
 import { StorageModel } from '../../src/model/storage-model.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
@@ -191,6 +191,31 @@ test('a deferred kind is parsed on the first ofKind, once, and then counts among
   model.ofKind('ConfigMap');
   assert.is(loads, 1);
   assert.is(model.resources.length, 1);
+});
+
+test('deferred documents give the same resources and positions with the fast reader as with yaml alone', () => {
+  const text = [
+    'apiVersion: v1\nkind: Service\nmetadata:\n  name: nfs\nspec:\n  clusterIP: None\n  ports:\n    - port: 2049\n',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: anchored}\nspec: &s\n  ports: [{port: 111}]\n',
+    'apiVersion: v1\nkind: ServiceList\nitems:\n  - apiVersion: v1\n    kind: Service\n    metadata: {name: in-list}\n',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: broken\n',
+    'apiVersion: v1\nkind: Service\nmetadata:\n  name: dup\n  name: again\n',
+  ].join('---\n');
+  const file = makeSourceFile('/x/s.yaml', 's.yaml', text);
+  const parsed = parseResources(file, undefined, { parse: new Set(['PersistentVolumeClaim']), defer: new Set(['Service']) });
+  // The list and the broken document are parsed (a list's kind is not skipped, a broken one's kind line is not read).
+  assert.ok(parsed.deferred.length >= 3);
+  const view = () => parseDeferred(parsed.deferred).map((r) => ({ id: r.id, docIndex: r.docIndex, object: r.object, range: r.node.range, metadata: (r.node as any).get?.('metadata', true)?.range }));
+  const fast = view();
+  setFastReader(false);
+  let slow: ReturnType<typeof view>;
+  try {
+    slow = view();
+  } finally {
+    setFastReader(true);
+  }
+  assert.equal(fast, slow!);
+  assert.ok(fast.some((r) => r.id === 'Service//nfs'));
 });
 
 test('lint() finds the same with and without the kind pre-scan (examples and hostile fixtures)', async () => {

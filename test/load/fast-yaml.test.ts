@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { splitDocuments, type DocumentSpan } from '../../src/load/document-scan.js';
-import { fastDocumentNode, fastParseDocument } from '../../src/load/fast-yaml.js';
+import { fastDocumentNode, fastParseDocument, fastReadDocument } from '../../src/load/fast-yaml.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
 import { locateInNode } from '../../src/load/locate-node.js';
 import type { Node as YamlNode } from 'yaml';
@@ -75,15 +75,24 @@ function comparePositions(text: string, span: DocumentSpan, value: unknown, wher
   }
 }
 
+/** Values in a JSON value as the node budgets count them: each map, list and scalar one (keys not). */
+function countValues(value: unknown): number {
+  if (Array.isArray(value)) return 1 + value.reduce((n: number, item) => n + countValues(item), 0);
+  if (value !== null && typeof value === 'object') return 1 + Object.values(value).reduce((n: number, item) => n + countValues(item), 0);
+  return 1;
+}
+
 /** Compares every document of `text`; returns how many the fast reader read. */
 function compare(text: string, where: string, tally: Tally): void {
   const split = splitDocuments(text);
   if (!split) return;
   for (const span of split.spans) {
     tally.documents++;
-    const value = fastParseDocument(text, span, LIMITS);
+    const read = fastReadDocument(text, span, LIMITS);
+    const value = read?.value;
     if (value === undefined) continue;
     tally.read++;
+    assert.is(read!.values, countValues(value), `${where}: values counted while reading`);
     const expected = yamlValue(text, span);
     if (!expected) assert.unreachable(`${where}: the fast reader read a document yaml rejects:\n${text.slice(span.start, span.end)}`);
     if (!same(value, expected!.value)) {
@@ -103,14 +112,14 @@ const SCALARS = [
   '"tab\\tand\\nnewline"', '"\\u00e9"', '"\\x41"', "'it''s'", "'a \" b'", '"a\'b"', '@x', '`x`', '%x', '&anchor value', '*alias',
   '!!str 3', '!tag x', '20 23 * * *', '"*/5 * * * *"', "'& *'", 'a &b', 'a *b', 'a !b', 'x&y*z!', '"!x"', '& x', '* x', '! x',
   '&a [x]', '*a # c', '!t |', '!!int 3', '!<tag:yaml.org,2002:str> x', '[a, &x b]', '[a, *x]', '[!t a]', '{a: *x}', '{&x a: b}',
-  '{a: !t b}', '[a *b, c&d]', '[a, b]', '[]', '{}', '{a: 1, b: [2, 3]}', '[a, [b, c], {d: e}]', '[a,b]', '{a: b,}', '[a, ]', '[a: b]',
+  '{a: !t b}', '[a *b, c&d]', 'nbsp\u00a0', '"q"\u00a0', 'ideographic\u3000 ', '[a\u00a0, b]', '[a, b]', '[]', '{}', '{a: 1, b: [2, 3]}', '[a, [b, c], {d: e}]', '[a,b]', '{a: b,}', '[a, ]', '[a: b]',
   '{a: 1, a: 2}', '[ "q", \'s\' ]', '[1, 1.5, true, null, ~]', '{"k": v}', '- x', '? x', ': x', '-x', '?x', ':x', '--x', 'a: b',
   '"unterminated', "'unterminated", '[unclosed', '{unclosed', 'a\tb', '"<<"', '<<', 'key with spaces', '#', ' # only comment',
 ];
 const KEYS = [
   'name', 'kind', 'app.kubernetes.io/name', 'storage', '"quoted key"', "'single key'", 'x-y_z', 'on', 'yes', 'true', 'null', '~',
   '1', '0x10', '1.5', '<<', '__proto__', '"__proto__"', 'a b', 'key:x', '"k: v"', '? complex', '&a key', '*a', '!t key', '-dash',
-  '"esc\\nkey"', 'ünïcode', 'name', '"a *b"', 'a*b', 'a &b', 'a !b', '"&a"',
+  '"esc\\nkey"', 'ünïcode', 'name', 'k\u00a0', '"a *b"', 'a*b', 'a &b', 'a !b', '"&a"',
 ];
 
 function pick<T>(next: () => number, list: readonly T[]): T {
@@ -208,6 +217,8 @@ fast('the cases the two readers could disagree on are left to yaml or read the s
     ['a: |+\n  x\n\nb: 1\n', { a: 'x\n\n', b: 1 }],
     ['a:\n- 1\n- k: v\n  j: [x, "y", {z: 1}]\nb: {}\n', { a: [1, { k: 'v', j: ['x', 'y', { z: 1 }] }], b: {} }],
     ["a: 'it''s'\nb: \"q\\\"\\n\"\n", { a: "it's", b: 'q"\n' }],    // `*`, `&` and `!` inside a scalar are text, not an alias, an anchor or a tag.
+    // Only spaces end a plain scalar: a trailing no-break space is part of it.
+    ['a: b\u00a0\nk\u00a0: v\nf: [x\u00a0, y]\n', { a: 'b\u00a0', 'k\u00a0': 'v', f: ['x\u00a0', 'y'] }],
     ['schedule: "20 23 * * *"\nb: 0 * * * *\nc: a && b\nd: [x *y, "&z"]\ne: wow!\n', { schedule: '20 23 * * *', b: '0 * * * *', c: 'a && b', d: ['x *y', '&z'], e: 'wow!' }],
   ];
   for (const [text, value] of cases) {
