@@ -14,6 +14,17 @@ import { Document, isMap, isPair, isScalar, isSeq, Pair, Scalar, YAMLMap, YAMLSe
 import type { DocumentSpan } from './document-scan.js';
 import type { Limits } from './limits.js';
 
+/** Off only to compare with `yaml` alone (tests, the benchmark): the fast reader gives the same objects. */
+let enabled = true;
+
+export function setFastReader(on: boolean): void {
+  enabled = on;
+}
+
+export function fastReaderEnabled(): boolean {
+  return enabled;
+}
+
 /** Thrown inside the reader when it meets something it does not handle; never escapes `fastParseDocument`. */
 class Unsure extends Error {}
 const UNSURE = new Unsure();
@@ -188,6 +199,8 @@ class Reader {
   private index = 0;
   /** Values read so far (each map, list and scalar counts one, keys not): the node budget's measure. */
   values = 1;
+  /** A number JSON cannot hold (.inf, .nan) was read, and given as text. */
+  nonFinite = false;
   /** Where the key `mapKey` read last ends, and where its value starts. */
   private keyEnd = 0;
   private valueAt = 0;
@@ -510,7 +523,9 @@ class Reader {
     if (text.replace(/[^0-9]/g, '').length > MAX_SAFE_DIGITS) unsure();
     // As `yaml`'s values are after parsing: what JSON cannot hold (.inf, .nan) becomes what the API server sees
     // (src/load/json-value.ts). Nodes keep `yaml`'s own value.
-    return this.nodes || Number.isFinite(value) ? value : String(value);
+    if (this.nodes || Number.isFinite(value)) return value;
+    this.nonFinite = true;
+    return String(value);
   }
 
   /** Only spaces and a comment may follow a value on its line. */
@@ -782,6 +797,8 @@ export interface FastDocument {
   value: Record<string, unknown>;
   /** Values in it, as the node budgets count them (each map, list and scalar one, keys not). */
   values: number;
+  /** It holds a .inf or .nan, given as text (`yaml`'s `toJS()` gives a number, which `toJsonValue` turns into that text). */
+  nonFinite: boolean;
 }
 
 /** `fastParseDocument` with the count of values read (what `maxDocumentNodes` and `maxTotalNodes` are checked against). */
@@ -790,7 +807,7 @@ export function fastReadDocument(text: string, span: DocumentSpan, limits: Limit
   try {
     const reader = new Reader(text, span.start, span.end, limits.maxDepth);
     const value = reader.read();
-    return value === undefined ? undefined : { value, values: reader.values };
+    return value === undefined ? undefined : { value, values: reader.values, nonFinite: reader.nonFinite };
   } catch {
     // Unsure, or a bug in this reader: neither may cost the document, `yaml` reads it.
     return undefined;

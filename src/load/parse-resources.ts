@@ -3,7 +3,7 @@
 // `pvlint/limit` diagnostic; the other documents still count. Nothing here throws on any input.
 import { type Document, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import { resolveLimits, type Limits } from './limits.js';
-import { fastDocumentNode, fastReadDocument } from './fast-yaml.js';
+import { fastDocumentNode, fastReadDocument, fastReaderEnabled } from './fast-yaml.js';
 import { regionOf } from './source-file.js';
 import { hasSourceComments } from './helm-source-comments.js';
 import { templateMarkers } from './template-file.js';
@@ -155,7 +155,7 @@ export function reparsedNode(file: SourceFile, span: DocumentSpan, items: readon
     // The document was accepted already (the fast reader counts values, `yaml` tokens: up to twice as many), so its
     // node count is not checked again; its size is still bounded by maxDocumentBytes.
     const again = { ...limits, maxDocumentNodes: Number.MAX_SAFE_INTEGER };
-    const root = (useFastReader ? fastDocumentNode(file.text, span, resolveLimits(limits)) : undefined) ?? (parseSpan(file.text, again, span).documents[0]?.contents as YamlNode | null | undefined);
+    const root = (fastReaderEnabled() ? fastDocumentNode(file.text, span, resolveLimits(limits)) : undefined) ?? (parseSpan(file.text, again, span).documents[0]?.contents as YamlNode | null | undefined);
     nodes.set(span.start, root ?? null);
   }
   const root = nodes.get(span.start);
@@ -198,11 +198,7 @@ export interface DeferredDocument {
   span: DocumentSpan;
 }
 
-/** Off only to compare with `yaml` alone (tests, the benchmark): the fast reader gives the same objects. */
-let useFastReader = true;
-export function setFastReader(on: boolean): void {
-  useFastReader = on;
-}
+export { setFastReader } from './fast-yaml.js';
 
 /**
  * @param limits document size, nesting depth and alias limits (defaults: `DEFAULT_LIMITS`).
@@ -221,7 +217,7 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   // Documents the fast reader could read (src/load/fast-yaml.ts): not given to `yaml`, positions found on demand.
   const fast = new Map<number, Record<string, unknown>>();
   let fastNodes = 0;
-  const resolved = plan && !helm && useFastReader ? resolveLimits(limits) : undefined;
+  const resolved = plan && !helm && fastReaderEnabled() ? resolveLimits(limits) : undefined;
   const skip = plan && !helm
     ? (span: DocumentSpan, docIndex: number) => {
         const kind = skippableKind(file.text, span, plan.parse);
@@ -297,7 +293,7 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
  */
 export function parseDeferred(documents: readonly DeferredDocument[], limits?: Partial<Limits>): Resource[] {
   const resources: Resource[] = [];
-  const resolved = useFastReader ? resolveLimits(limits) : undefined;
+  const resolved = fastReaderEnabled() ? resolveLimits(limits) : undefined;
   for (const { file, docIndex, span } of documents) {
     // As `parseResources` reads a document of a kind it parses: the fast reader first, positions found on demand.
     const read = resolved && fastReadDocument(file.text, span, resolved);
