@@ -80,6 +80,8 @@ export function scanKind(text: string, span: DocumentSpan): string | undefined {
     if (!/^[ \t]*(?:#.*)?\r?$/.test(rest)) return undefined;
     body = lineEnd === -1 ? '' : body.slice(lineEnd + 1);
   }
+  // Without carriage returns every line ends at `\n`: one pass over the lines reads what the expressions below do.
+  if (!body.includes('\r')) return scanLines(body);
   const firstContent = FIRST_CONTENT.exec(body);
   if (!firstContent || !PLAIN_KEY_LINE.test(firstContent[0])) return undefined;
   // A merge key can bring fields from an anchor, and a quoted, explicit (`? kind`), anchored or tagged key at the top
@@ -98,11 +100,54 @@ export function scanKind(text: string, span: DocumentSpan): string | undefined {
   return kind ?? '';
 }
 
+/** First characters of the top-level lines `UNUSUAL_TOP_LEVEL` refuses. */
+const UNUSUAL_FIRST = new Set([..."\"'?&!*{[|>@`%"].map((c) => c.charCodeAt(0)));
+const WHITE_SPACE = /\s/;
+
+/**
+ * `scanKind`'s reading of a body whose lines all end at `\n` (no `\r`, no Unicode line break), line by line instead of
+ * an expression each over the whole text: the first line with content must be a plain key at the start of the line,
+ * no top-level line may start unusually, and at most one may be `kind:`.
+ */
+function scanLines(body: string): string | undefined {
+  if (body.includes('<<')) return undefined;
+  let kind: string | undefined;
+  let content = false;
+  for (let at = 0; at < body.length; ) {
+    let end = body.indexOf('\n', at);
+    if (end === -1) end = body.length;
+    const first = body.charCodeAt(at);
+    if (UNUSUAL_FIRST.has(first)) return undefined;
+    if (!content) {
+      // FIRST_CONTENT: past spaces and tabs, anything but `#` and white space.
+      let i = at;
+      while (i < end && (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9)) i++;
+      if (i < end && body[i] !== '#' && !WHITE_SPACE.test(body[i])) {
+        if (!PLAIN_KEY_LINE.test(body.slice(at, end))) return undefined;
+        content = true;
+      }
+    }
+    // KIND_LINE: `kind`, spaces or tabs, `:`, then the value.
+    if (first === 107 && body.startsWith('kind', at)) {
+      let i = at + 4;
+      while (i < end && (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9)) i++;
+      if (i < end && body.charCodeAt(i) === 58) {
+        if (kind !== undefined) return undefined;
+        kind = KIND_VALUE.exec(body.slice(i + 1, end))?.[2];
+        if (kind === undefined) return undefined;
+      }
+    }
+    at = end + 1;
+  }
+  if (!content) return undefined;
+  return kind ?? '';
+}
+
 /**
  * Text that makes a document matter whatever its kind: suppression annotations (an unused one is reported), and
  * the Argo CD / Flux markers and applications that decide which GitOps tool manages the objects next to them.
  */
-const ALWAYS_READ = /pvlint\.dev\/|argoproj\.io|fluxcd\.io/;
+const ALWAYS_READ = ['pvlint.dev/', 'argoproj.io', 'fluxcd.io'];
 
 /**
  * The kind of a document that can be skipped without changing any result (`''` for a map without a kind): its kind
@@ -113,7 +158,8 @@ export function skippableKind(text: string, span: DocumentSpan, relevantKinds: R
   const kind = scanKind(text, span);
   if (kind === undefined || relevantKinds.has(kind) || kind.endsWith('List')) return undefined;
   if (kind === '') return kind;
-  return ALWAYS_READ.test(text.slice(span.start, span.end)) ? undefined : kind;
+  const body = text.slice(span.start, span.end);
+  return ALWAYS_READ.some((marker) => body.includes(marker)) ? undefined : kind;
 }
 
 export function canSkip(text: string, span: DocumentSpan, relevantKinds: ReadonlySet<string>): boolean {

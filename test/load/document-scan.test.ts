@@ -11,6 +11,7 @@ import { parseSpan, parseStream, SKIPPED_DOCUMENT } from '../../src/load/yaml-st
 import { relevantKinds } from '../../src/engine/relevant-kinds.js';
 import { BUILTIN_RULES, CHANGE_RULES } from '../../src/registry.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
+import { seededRandom as random } from '../helpers/random.js';
 
 const KINDS = relevantKinds(BUILTIN_RULES, CHANGE_RULES)!;
 
@@ -115,6 +116,53 @@ test('the kind is read only from a plain top-level kind: line', () => {
   assert.is(kind('--- !!map\napiVersion: v1\nkind: ConfigMap\n'), undefined, 'content on the marker line');
   assert.is(kind('apiVersion: v1\nkind:\n  ConfigMap\n'), undefined, 'value on the next line');
   assert.is(kind('  apiVersion: v1\n  kind: ConfigMap\n'), undefined, 'indented map');
+});
+
+/** scanKind as it was written with one regular expression per question: the line pass must answer the same. */
+function scanKindByExpressions(body: string): string | undefined {
+  if (/[\u0085\u2028\u2029\uFEFF]/.test(body)) return undefined;
+  if (body.startsWith('---')) {
+    const lineEnd = body.indexOf('\n');
+    const rest = lineEnd === -1 ? body.slice(3) : body.slice(3, lineEnd);
+    if (!/^[ \t]*(?:#.*)?\r?$/.test(rest)) return undefined;
+    body = lineEnd === -1 ? '' : body.slice(lineEnd + 1);
+  }
+  const firstContent = /^[ \t]*[^#\s\r].*$/m.exec(body);
+  if (!firstContent || !/^[A-Za-z_][\w./-]*[ \t]*:(?:[ \t\r]|$)/.test(firstContent[0])) return undefined;
+  if (body.includes('<<') || /^["'?&!*{[|>@`%]/m.test(body)) return undefined;
+  let kind: string | undefined;
+  let lines = 0;
+  for (const match of body.matchAll(/^kind[ \t]*:(.*)$/gm)) {
+    if (++lines > 1) return undefined;
+    kind = /^[ \t]*(["']?)([A-Za-z][A-Za-z0-9]*)\1[ \t]*(?:#.*)?\r?$/.exec(match[1])?.[2];
+    if (kind === undefined) return undefined;
+  }
+  return kind ?? '';
+}
+
+test('the kind scan reads lines as its regular expressions did (5,000 seeded documents)', () => {
+  const next = random(7);
+  const LINES = [
+    'apiVersion: v1', 'kind: ConfigMap', 'kind: "Secret" # c', "kind: 'PersistentVolumeClaim'", 'kind:  StatefulSet  ', 'kind:', 'kind: a b',
+    'kind :Pod', 'kind\t: Pod', 'kindness: 1', 'kind: List', 'metadata:', '  name: a', '  kind: Nested', '# comment', '  # indented comment', '',
+    '   ', '\t', '\u00a0x: 1', '\u00a0', 'x\u00a0: 1', '- item', '"quoted": 1', "'q': 1", '? key', '&a x: 1', '!t x: 1', '*a', '{a: 1}', '[a]',
+    '|', '>', '@x', '`x`', '%x', '<<: *b', 'a: <<', 'data:', '  key: |', '    kind: InBlock', '_under: 1', 'a.b/c-d: 1', '1st: x', 'kind: Pod\u2028',
+    'x: \ufeff', 'kind: Pod # c', 'a:b', 'a:', 'a :', 'spec: {kind: X}',
+  ];
+  let compared = 0;
+  for (let i = 0; i < 5000; i++) {
+    const lines: string[] = [];
+    if (next() < 0.3) lines.push(['---', '--- # c', '--- x', '---  '][Math.floor(next() * 4)]);
+    if (next() < 0.6) lines.push('apiVersion: v1');
+    const n = 1 + Math.floor(next() * 8);
+    // Mostly ordinary lines, so that many documents get past the first refusal.
+    for (let k = 0; k < n; k++) lines.push(next() < 0.6 ? LINES[Math.floor(next() * 17)] : LINES[Math.floor(next() * LINES.length)]);
+    const text = lines.join('\n') + (next() < 0.8 ? '\n' : '');
+    const expected = scanKindByExpressions(text);
+    assert.is(scanKind(text, { start: 0, end: text.length }), expected, JSON.stringify(text));
+    if (expected !== undefined) compared++;
+  }
+  assert.ok(compared > 500, `${compared} documents with a kind or none`);
 });
 
 test('documents are skipped only when their kind is visible and not read, lists and markers kept', () => {
