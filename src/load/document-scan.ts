@@ -147,7 +147,7 @@ function scanLines(body: string): string | undefined {
  * Text that makes a document matter whatever its kind: suppression annotations (an unused one is reported), and
  * the Argo CD / Flux markers and applications that decide which GitOps tool manages the objects next to them.
  */
-const ALWAYS_READ = ['pvlint.dev/', 'argoproj.io', 'fluxcd.io'];
+const ALWAYS_READ = /pvlint\.dev\/|argoproj\.io|fluxcd\.io/;
 
 /**
  * The kind of a document that can be skipped without changing any result (`''` for a map without a kind): its kind
@@ -158,8 +158,7 @@ export function skippableKind(text: string, span: DocumentSpan, relevantKinds: R
   const kind = scanKind(text, span);
   if (kind === undefined || relevantKinds.has(kind) || kind.endsWith('List')) return undefined;
   if (kind === '') return kind;
-  const body = text.slice(span.start, span.end);
-  return ALWAYS_READ.some((marker) => body.includes(marker)) ? undefined : kind;
+  return ALWAYS_READ.test(text.slice(span.start, span.end)) ? undefined : kind;
 }
 
 export function canSkip(text: string, span: DocumentSpan, relevantKinds: ReadonlySet<string>): boolean {
