@@ -206,6 +206,11 @@ class Reader {
   private valueAt = 0;
   /** Past the closing quote of the scalar `quoted` read last. */
   private quotedEnd = 0;
+  /**
+   * Where the collection `map` or `sequence` made last ends when its last value is empty (`key:` alone, or a
+   * collection ending so): `yaml` ends it there, not past its line; -1 for one that ends past its last line.
+   */
+  private openEnd = -1;
   private readonly make: NodeMakers;
   /** Where the current line's content starts when a `- ` before it already began a node (compact nesting). */
   private column = -1;
@@ -319,6 +324,7 @@ class Reader {
   private sequence(indent: number): unknown[] | YAMLSeq {
     const items: unknown[] = [];
     const start = this.contentStart();
+    let lastOpen = -1;
     for (;;) {
       const lineStart = lineStarts[this.index];
       const lineEnd = lineEnds[this.index];
@@ -333,6 +339,7 @@ class Reader {
         const item = this.nestedOrNull(indent, false);
         // Where `yaml` puts an empty item is not worth matching: such a document is located by `yaml`.
         if (this.nodes && item === null) unsure();
+        lastOpen = this.openEnd;
         items.push(item);
       } else {
         const c = this.text[valueAt];
@@ -341,18 +348,31 @@ class Reader {
           // `- key: value` or `- - item`: a node whose content starts on this line, at the column after the dash.
           this.column = valueAt - lineStart;
           items.push(this.blockNode(this.column));
+          lastOpen = this.openEnd;
         } else {
           items.push(this.inlineValue(valueAt, lineEnd, indent));
+          lastOpen = -1;
         }
       }
       // A line at this indentation that is not an item belongs to the map around the list (`key:` then `- a`).
-      if (!this.continues(indent) || !this.startsItem()) return this.nodes ? this.seqNode(items, start) : items;
+      if (!this.continues(indent) || !this.startsItem()) return this.nodes ? this.seqNode(items, start, lastOpen) : items;
     }
   }
 
-  private seqNode(items: unknown[], start: number): YAMLSeq {
-    const end = this.blockEnd();
+  private seqNode(items: unknown[], start: number, lastOpen: number): YAMLSeq {
+    const end = this.collectionEnd(lastOpen);
     return this.make.seq(items, [start, end, end], false);
+  }
+
+  /**
+   * Where a block collection ends: past its last line, or where its last value ends when that is empty (`lastOpen`).
+   * Then only empty lines may follow that value: where a comment or spaces after it take the end is `yaml`'s to say.
+   */
+  private collectionEnd(lastOpen: number): number {
+    this.openEnd = lastOpen;
+    if (lastOpen < 0) return this.blockEnd();
+    for (let k = this.index - 1; k >= 0 && lineIndents[k] === -1; k--) if (lineEnds[k] > lineStarts[k]) unsure();
+    return lastOpen;
   }
 
   private startsItem(): boolean {
@@ -364,6 +384,7 @@ class Reader {
     const object: Record<string, unknown> = {};
     const pairs: Pair[] | undefined = this.nodes ? [] : undefined;
     const start = this.contentStart();
+    let lastOpen = -1;
     for (;;) {
       const lineEnd = lineEnds[this.index];
       const at = this.contentStart();
@@ -373,6 +394,7 @@ class Reader {
       if (Object.prototype.hasOwnProperty.call(object, key)) unsure();
       this.values++;
       let value: unknown;
+      lastOpen = -1;
       if (valueAt >= lineEnd || this.text.charCodeAt(valueAt) === 35) {
         this.nextLine();
         value = this.nestedOrNull(indent, true);
@@ -380,7 +402,8 @@ class Reader {
           // `key:` alone: `yaml` gives an empty scalar just past the colon; after spaces or a comment, left to `yaml`.
           if (valueAt !== keyEnd + 1 || valueAt !== lineEnd) unsure();
           value = this.scalar(null, valueAt, valueAt);
-        }
+          lastOpen = valueAt;
+        } else if (pairs) lastOpen = this.openEnd;
       } else {
         value = this.inlineValue(valueAt, lineEnd, indent);
       }
@@ -389,7 +412,7 @@ class Reader {
       if (pairs) pairs.push(this.make.pair(this.scalar(key, at, keyEnd), value));
       if (!this.continues(indent)) {
         if (!pairs) return object;
-        const end = this.blockEnd();
+        const end = this.collectionEnd(lastOpen);
         return this.make.map(pairs, [start, end, end], false);
       }
     }
@@ -705,10 +728,13 @@ class Reader {
       for (let c = lineStarts[k]; c < lineEnds[k]; c++) if (this.text.charCodeAt(c) !== 32) return false;
       return true;
     };
-    // `yaml` ends a block scalar past the newline of its last content line; where blank lines follow it, where it ends
-    // depends on their spaces and the chomping: left to `yaml`.
-    if (this.nodes && blankLine(past - 1)) unsure();
-    const scalarEnd = lineEnds[past - 1] < this.end ? lineEnds[past - 1] + 1 : lineEnds[past - 1];
+    // `yaml` ends a block scalar past the newline of its last content line. With the default chomping (clip), blank
+    // lines after it that hold no more than the indentation are not part of it; with `-` or `+`, where it ends depends
+    // on those lines: left to `yaml`.
+    let lastContent = past - 1;
+    if (chomp === 'clip') while (lastContent >= first && lineEnds[lastContent] - lineStarts[lastContent] <= contentIndent && blankLine(lastContent)) lastContent--;
+    if (this.nodes && blankLine(lastContent)) unsure();
+    const scalarEnd = lineEnds[lastContent] < this.end ? lineEnds[lastContent] + 1 : lineEnds[lastContent];
     // Leading blank lines longer than the content's indentation are an error in `yaml`; blank lines keep what is
     // past the indentation.
     const lines: string[] = [];

@@ -66,6 +66,20 @@ function comparePositions(text: string, span: DocumentSpan, value: unknown, wher
   const expected = parseSpan(text, LIMITS, span).documents[0].contents as YamlNode;
   // Where the resource ends too (graphs place findings by it).
   assert.equal(node.range, expected.range, `${where}: the document's range differs in ${JSON.stringify(text.slice(span.start, span.end))}`);
+  // Every node's start and end (the end past a trailing comment, range[2], is not kept), keys too.
+  const walk = (a: any, b: any, at: string): void => {
+    if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object') return;
+    if (a.range || b.range) assert.equal(a.range?.slice(0, 2), b.range?.slice(0, 2), `${where}: the range of ${at} differs in ${JSON.stringify(text.slice(span.start, span.end))}`);
+    if (Array.isArray(a.items) && Array.isArray(b.items)) {
+      a.items.forEach((item: any, i: number) => {
+        if (item && 'key' in item) {
+          walk(item.key, b.items[i]?.key, `${at}.${i}(key)`);
+          walk(item.value, b.items[i]?.value, `${at}.${i}`);
+        } else walk(item, b.items[i], `${at}.${i}`);
+      });
+    }
+  };
+  walk(node, expected, 'root');
   const file = makeSourceFile('/x.yaml', 'x.yaml', text);
   for (const p of pathsOf(value)) {
     const [fast, slow] = [locateInNode(file, node, p), locateInNode(file, expected, p)];
