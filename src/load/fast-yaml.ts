@@ -452,10 +452,12 @@ class Reader {
       const close = this.text.indexOf(c, at + 1);
       return close !== -1 && close < end && this.text[close + 1] === ':';
     }
+    const text = this.text;
     for (let i = at; i < end; i++) {
-      const ch = this.text[i];
-      if (ch === ':' && (i + 1 >= end || this.text[i + 1] === ' ')) return true;
-      if (ch === '#' && this.text[i - 1] === ' ') return false;
+      const ch = text.charCodeAt(i);
+      // 58 is `:`, 35 `#`, 32 a space
+      if (ch === 58 && (i + 1 >= end || text.charCodeAt(i + 1) === 32)) return true;
+      if (ch === 35 && text.charCodeAt(i - 1) === 32) return false;
     }
     return false;
   }
@@ -473,14 +475,10 @@ class Reader {
       if (this.text[colon] !== ':') unsure();
     } else {
       if (PLAIN_FIRST_FORBIDDEN.has(c) || ((c === '-' || c === '?' || c === ':') && (at + 1 >= end || this.text[at + 1] === ' '))) unsure();
-      colon = -1;
-      for (let i = at; i < end; i++) {
-        if (this.text[i] === ':' && (i + 1 >= end || this.text[i + 1] === ' ')) {
-          colon = i;
-          break;
-        }
-      }
-      if (colon === -1) unsure();
+      // The first `:` followed by a space or the end of the line.
+      colon = this.text.indexOf(':', at);
+      while (colon !== -1 && colon < end && colon + 1 < end && this.text.charCodeAt(colon + 1) !== 32) colon = this.text.indexOf(':', colon + 1);
+      if (colon === -1 || colon >= end) unsure();
       // Only spaces end a plain scalar (tabs are refused before reading); a no-break space is part of it.
       keyEnd = colon;
       while (keyEnd > at && this.text.charCodeAt(keyEnd - 1) === 32) keyEnd--;
