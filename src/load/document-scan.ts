@@ -19,12 +19,25 @@ export interface ScannedFile {
 }
 
 /**
- * A line that starts a new document: `---` followed by white space or the end of the line. Lines are what kustomize
+ * Where the next line that starts a new document is, at or after `from` (-1: none): `---` at the start of a line,
+ * followed by white space or the end of the line, as `/(?<![^\n\r])---(?=[ \t\r\n\u0085\u2028\u2029]|(?![\s\S]))/g`
+ * finds it (found with indexOf: that expression's look-behind is tried at every character). Lines are what kustomize
  * (kyaml's `splitDocuments`) and kubectl split streams at: they end at `\n` (or `\r`), never at the Unicode line
  * breaks NEL, U+2028 and U+2029, though a `---` directly followed by one of those is still a separator line (kyaml
  * then refuses it when more text follows on that line: `refusedSeparator`).
  */
-const DOCUMENT_START = /(?<![^\n\r])---(?=[ \t\r\n\u0085\u2028\u2029]|(?![\s\S]))/g;
+function documentStart(text: string, from: number): number {
+  for (let at = text.indexOf('---', from); at !== -1; at = text.indexOf('---', at + 1)) {
+    const before = at === 0 ? 10 : text.charCodeAt(at - 1);
+    if (before !== 10 && before !== 13) continue;
+    if (at + 3 === text.length) return at;
+    const after = text.charCodeAt(at + 3);
+    // A space, a tab, \r, \n, NEL, U+2028 or U+2029
+    if (after === 32 || after === 9 || after === 13 || after === 10 || after === 0x85 || after === 0x2028 || after === 0x2029) return at;
+  }
+  return -1;
+}
+
 /** Characters YAML 1.2 (the `yaml` library) and Go's YAML reader (kustomize, kubectl) read differently. */
 export const UNICODE_BREAKS = /[\u0085\u2028\u2029\uFEFF]/;
 /** What the line-based split cannot follow: directives (`%YAML`) and document-end markers (`...`). */
@@ -43,13 +56,14 @@ export function splitDocuments(text: string, maxDocuments = Infinity): ScannedFi
   const spans: DocumentSpan[] = [];
   let start = 0;
   let first = true;
-  for (DOCUMENT_START.lastIndex = 0; ;) {
-    const match = DOCUMENT_START.exec(text);
-    if (match === null) break;
+  for (let from = 0; ;) {
+    const at = documentStart(text, from);
+    if (at === -1) break;
+    from = at + 3;
     // The text before the first `---` is a document only when it holds content (comments alone belong to the next).
-    if (!first || CONTENT.test(text.slice(start, match.index))) spans.push({ start, end: match.index });
+    if (!first || CONTENT.test(text.slice(start, at))) spans.push({ start, end: at });
     first = false;
-    start = match.index;
+    start = at;
     // Stop splitting at the limit: 16 MiB of `---` lines would otherwise be four million spans before any check.
     if (spans.length >= maxDocuments) return { spans, overAt: start };
   }

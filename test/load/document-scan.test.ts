@@ -74,6 +74,31 @@ test('splitting at --- lines gives the parser\'s documents (every valid example 
   assert.ok(compared > 40, `compared ${compared} files`);
 });
 
+test('documents start where the separator expression says (seeded texts of separators, near misses and line breaks)', () => {
+  const SEPARATOR = /(?<![^\n\r])---(?=[ \t\r\n\u0085\u2028\u2029]|(?![\s\S]))/g;
+  const CONTENT = /^[ \t]*[^#\s]/m;
+  const byExpression = (text: string) => {
+    const spans: { start: number; end: number }[] = [];
+    let start = 0;
+    let first = true;
+    for (const match of text.matchAll(SEPARATOR)) {
+      if (!first || CONTENT.test(text.slice(start, match.index))) spans.push({ start, end: match.index! });
+      first = false;
+      start = match.index!;
+    }
+    if (!first || CONTENT.test(text.slice(start))) spans.push({ start, end: text.length });
+    return spans;
+  };
+  const PIECES = ['---', '----', '--- ', '---\t', '---\r', '---\u0085', '---\u2028', '---x', ' ---', 'a: 1', '# c', '', 'a: ---', '-- -', '---#'];
+  const BREAKS = ['\n', '\r\n', '\r', '\u2028', '\u0085', ''];
+  const next = random(3);
+  for (let i = 0; i < 5000; i++) {
+    let text = '';
+    for (let k = Math.floor(next() * 7); k >= 0; k--) text += PIECES[Math.floor(next() * PIECES.length)] + BREAKS[Math.floor(next() * BREAKS.length)];
+    assert.equal(splitDocuments(text)?.spans, byExpression(text), JSON.stringify(text));
+  }
+});
+
 test('a broken document ends at the next --- line, as in kubectl, and the documents after it still parse', () => {
   const text = 'a: "unclosed\n---\nkind: PersistentVolumeClaim\n---\nb: [1,\n---\nc: 3\n';
   const stream = parseStream(text);
