@@ -69,7 +69,7 @@ function renderDirectory(cache: SourceCache, dir: string, directory: any): Rende
     if (!source) continue;
     for (const d of source.documents) {
       scope.documents++;
-      if (typeof d.object?.apiVersion === 'string' && typeof d.object?.kind === 'string') scope.resources.push(makeResource(source.file, d.docIndex, d.node, d.object));
+      if (typeof d.object?.apiVersion === 'string' && typeof d.object?.kind === 'string') scope.resources.push(makeResource(source.file, d.docIndex, () => d.node, d.object));
     }
   }
   return scope;

@@ -116,7 +116,7 @@ function repositoryObjects(cache: SourceCache, root: string, ignore: readonly st
       const source = cache.get(file);
       if (!source || (!source.file.text.includes(name) && !ESCAPED_NAME.test(source.file.text))) continue;
       for (const d of source.documents) {
-        if ((d.object?.kind === 'ConfigMap' || d.object?.kind === 'Secret')) index.push(makeResource(source.file, d.docIndex, d.node, d.object));
+        if ((d.object?.kind === 'ConfigMap' || d.object?.kind === 'Secret')) index.push(makeResource(source.file, d.docIndex, () => d.node, d.object));
       }
     }
     return index;

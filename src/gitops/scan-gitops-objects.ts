@@ -24,8 +24,8 @@ export async function scanGitopsObjects(cache: SourceCache, searchDir: string, i
   for (const file of files) {
     const source = cache.get(file);
     for (const d of source?.documents ?? []) {
-      if (isFluxKustomization(d.object)) found.flux.push(makeResource(source!.file, d.docIndex, d.node, d.object));
-      else if (isArgoApplication(d.object)) found.argo.push(makeResource(source!.file, d.docIndex, d.node, d.object));
+      if (isFluxKustomization(d.object)) found.flux.push(makeResource(source!.file, d.docIndex, () => d.node, d.object));
+      else if (isArgoApplication(d.object)) found.argo.push(makeResource(source!.file, d.docIndex, () => d.node, d.object));
     }
   }
   return found;

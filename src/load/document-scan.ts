@@ -19,12 +19,25 @@ export interface ScannedFile {
 }
 
 /**
- * A line that starts a new document: `---` followed by white space or the end of the line. Lines are what kustomize
+ * Where the next line that starts a new document is, at or after `from` (-1: none): `---` at the start of a line,
+ * followed by white space or the end of the line, as `/(?<![^\n\r])---(?=[ \t\r\n\u0085\u2028\u2029]|(?![\s\S]))/g`
+ * finds it (found with indexOf: that expression's look-behind is tried at every character). Lines are what kustomize
  * (kyaml's `splitDocuments`) and kubectl split streams at: they end at `\n` (or `\r`), never at the Unicode line
  * breaks NEL, U+2028 and U+2029, though a `---` directly followed by one of those is still a separator line (kyaml
  * then refuses it when more text follows on that line: `refusedSeparator`).
  */
-const DOCUMENT_START = /(?<![^\n\r])---(?=[ \t\r\n\u0085\u2028\u2029]|(?![\s\S]))/g;
+function documentStart(text: string, from: number): number {
+  for (let at = text.indexOf('---', from); at !== -1; at = text.indexOf('---', at + 1)) {
+    const before = at === 0 ? 10 : text.charCodeAt(at - 1);
+    if (before !== 10 && before !== 13) continue;
+    if (at + 3 === text.length) return at;
+    const after = text.charCodeAt(at + 3);
+    // A space, a tab, \r, \n, NEL, U+2028 or U+2029
+    if (after === 32 || after === 9 || after === 13 || after === 10 || after === 0x85 || after === 0x2028 || after === 0x2029) return at;
+  }
+  return -1;
+}
+
 /** Characters YAML 1.2 (the `yaml` library) and Go's YAML reader (kustomize, kubectl) read differently. */
 export const UNICODE_BREAKS = /[\u0085\u2028\u2029\uFEFF]/;
 /** What the line-based split cannot follow: directives (`%YAML`) and document-end markers (`...`). */
@@ -38,17 +51,19 @@ const CONTENT = /^[ \t]*[^#\s]/m;
  * checks it on every example and fixture file).
  */
 export function splitDocuments(text: string, maxDocuments = Infinity): ScannedFile | undefined {
-  if (UNSPLITTABLE.test(text)) return undefined;
+  // The expression is tried at every character; the substrings it needs are found far faster.
+  if ((text.includes('%') || text.includes('...')) && UNSPLITTABLE.test(text)) return undefined;
   const spans: DocumentSpan[] = [];
   let start = 0;
   let first = true;
-  for (DOCUMENT_START.lastIndex = 0; ;) {
-    const match = DOCUMENT_START.exec(text);
-    if (match === null) break;
+  for (let from = 0; ;) {
+    const at = documentStart(text, from);
+    if (at === -1) break;
+    from = at + 3;
     // The text before the first `---` is a document only when it holds content (comments alone belong to the next).
-    if (!first || CONTENT.test(text.slice(start, match.index))) spans.push({ start, end: match.index });
+    if (!first || CONTENT.test(text.slice(start, at))) spans.push({ start, end: at });
     first = false;
-    start = match.index;
+    start = at;
     // Stop splitting at the limit: 16 MiB of `---` lines would otherwise be four million spans before any check.
     if (spans.length >= maxDocuments) return { spans, overAt: start };
   }
@@ -80,6 +95,8 @@ export function scanKind(text: string, span: DocumentSpan): string | undefined {
     if (!/^[ \t]*(?:#.*)?\r?$/.test(rest)) return undefined;
     body = lineEnd === -1 ? '' : body.slice(lineEnd + 1);
   }
+  // Without carriage returns every line ends at `\n`: one pass over the lines reads what the expressions below do.
+  if (!body.includes('\r')) return scanLines(body);
   const firstContent = FIRST_CONTENT.exec(body);
   if (!firstContent || !PLAIN_KEY_LINE.test(firstContent[0])) return undefined;
   // A merge key can bring fields from an anchor, and a quoted, explicit (`? kind`), anchored or tagged key at the top
@@ -95,6 +112,49 @@ export function scanKind(text: string, span: DocumentSpan): string | undefined {
     if (kind === undefined) return undefined;
   }
   // No top-level `kind:` line in a plain block map: not a Kubernetes object, whatever else it holds.
+  return kind ?? '';
+}
+
+/** First characters of the top-level lines `UNUSUAL_TOP_LEVEL` refuses. */
+const UNUSUAL_FIRST = new Set([..."\"'?&!*{[|>@`%"].map((c) => c.charCodeAt(0)));
+const WHITE_SPACE = /\s/;
+
+/**
+ * `scanKind`'s reading of a body whose lines all end at `\n` (no `\r`, no Unicode line break), line by line instead of
+ * an expression each over the whole text: the first line with content must be a plain key at the start of the line,
+ * no top-level line may start unusually, and at most one may be `kind:`.
+ */
+function scanLines(body: string): string | undefined {
+  if (body.includes('<<')) return undefined;
+  let kind: string | undefined;
+  let content = false;
+  for (let at = 0; at < body.length; ) {
+    let end = body.indexOf('\n', at);
+    if (end === -1) end = body.length;
+    const first = body.charCodeAt(at);
+    if (UNUSUAL_FIRST.has(first)) return undefined;
+    if (!content) {
+      // FIRST_CONTENT: past spaces and tabs, anything but `#` and white space.
+      let i = at;
+      while (i < end && (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9)) i++;
+      if (i < end && body[i] !== '#' && !WHITE_SPACE.test(body[i])) {
+        if (!PLAIN_KEY_LINE.test(body.slice(at, end))) return undefined;
+        content = true;
+      }
+    }
+    // KIND_LINE: `kind`, spaces or tabs, `:`, then the value.
+    if (first === 107 && body.startsWith('kind', at)) {
+      let i = at + 4;
+      while (i < end && (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9)) i++;
+      if (i < end && body.charCodeAt(i) === 58) {
+        if (kind !== undefined) return undefined;
+        kind = KIND_VALUE.exec(body.slice(i + 1, end))?.[2];
+        if (kind === undefined) return undefined;
+      }
+    }
+    at = end + 1;
+  }
+  if (!content) return undefined;
   return kind ?? '';
 }
 

@@ -3,7 +3,7 @@
 // `pvlint/limit` diagnostic; the other documents still count. Nothing here throws on any input.
 import { type Document, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import { resolveLimits, type Limits } from './limits.js';
-import { fastDocumentNode, fastParseDocument } from './fast-yaml.js';
+import { fastDocumentNode, fastReadDocument, fastReaderEnabled } from './fast-yaml.js';
 import { regionOf } from './source-file.js';
 import { hasSourceComments } from './helm-source-comments.js';
 import { templateMarkers } from './template-file.js';
@@ -69,25 +69,16 @@ export function makeResource(file: SourceFile, docIndex: number, node: YamlNode 
   const metadata = object.metadata !== null && typeof object.metadata === 'object' && !Array.isArray(object.metadata) ? object.metadata : undefined;
   const name = scalarText(metadata?.name) ?? scalarText(metadata?.generateName) ?? '';
   const namespace = metadata?.namespace != null ? scalarText(metadata.namespace) : undefined;
-  const resource = {
-    id: resourceId(object.kind, namespace, name),
-    apiVersion: object.apiVersion,
-    kind: object.kind,
-    name,
-    namespace,
-    object,
-    file,
-    docIndex,
-    node: node as YamlNode,
-  };
-  if (typeof node === 'function') setLazyNode(resource, node);
-  return resource;
-}
-
-/** Makes `resource.node` a getter that calls `make` once, on first use. */
-function setLazyNode(resource: Resource, make: () => YamlNode): void {
-  let made: YamlNode | undefined;
-  Object.defineProperty(resource, 'node', { enumerable: true, configurable: true, get: () => (made ??= make()) });
+  const id = resourceId(object.kind, namespace, name);
+  if (typeof node === 'function') {
+    // `node` added as a new property: the object keeps fast properties. A getter in the literal, or one redefining a
+    // `node` the object already has, makes it a dictionary, slower for every rule that reads it.
+    const resource = { id, apiVersion: object.apiVersion, kind: object.kind, name, namespace, object, file, docIndex };
+    let made: YamlNode | undefined;
+    Object.defineProperty(resource, 'node', { enumerable: true, configurable: true, get: () => (made ??= node()) });
+    return resource as Resource;
+  }
+  return { id, apiVersion: object.apiVersion, kind: object.kind, name, namespace, object, file, docIndex, node };
 }
 
 /**
@@ -119,25 +110,29 @@ export function itemPathOf(resource: Resource): readonly number[] {
   return ITEM_PATHS.get(resource) ?? [];
 }
 
-/** `kind: List` and `*List` kinds carry their objects in `items`; unwrap them, nested lists too. */
-function collect(file: SourceFile, docIndex: number, node: YamlNode, object: any, out: Resource[], items: readonly number[] = []): void {
+/** Where a document is, for objects whose nodes are made on first use by reading it again (`reparsedNode`). */
+interface LazySpan {
+  span: DocumentSpan;
+  limits: Partial<Limits> | undefined;
+}
+
+/**
+ * `kind: List` and `*List` kinds carry their objects in `items`; unwrap them, nested lists too. With `lazy`, `node`
+ * is not used: each object's node is made on first use.
+ */
+function collect(file: SourceFile, docIndex: number, node: YamlNode, object: any, out: Resource[], items: readonly number[] = [], lazy?: LazySpan): void {
   if (!isKubernetesObject(object)) return;
   if (/List$/.test(object.kind) && Array.isArray(object.items) && items.length < 8) {
-    const itemsNode = isMap(node) ? (node.get('items', true) as YamlNode | undefined) : undefined;
+    const itemsNode = !lazy && isMap(node) ? (node.get('items', true) as YamlNode | undefined) : undefined;
     object.items.forEach((item: unknown, i: number) => {
       const itemNode = itemsNode && isSeq(itemsNode) ? (itemsNode.items[i] as YamlNode | undefined) : undefined;
-      collect(file, docIndex, itemNode ?? node, item, out, [...items, i]);
+      collect(file, docIndex, itemNode ?? node, item, out, [...items, i], lazy);
     });
     return;
   }
-  const resource = makeResource(file, docIndex, node, object);
+  const resource = makeResource(file, docIndex, lazy ? () => reparsedNode(file, lazy.span, items, lazy.limits) : node, object);
   if (items.length > 0) ITEM_PATHS.set(resource, items);
   out.push(resource);
-}
-
-function makeNodeLazy(resource: Resource, file: SourceFile, span: DocumentSpan, limits: Partial<Limits> | undefined): void {
-  const items = itemPathOf(resource);
-  setLazyNode(resource, () => reparsedNode(file, span, items, limits));
 }
 
 /** Document nodes parsed again for positions, per file and document start. */
@@ -155,7 +150,7 @@ export function reparsedNode(file: SourceFile, span: DocumentSpan, items: readon
     // The document was accepted already (the fast reader counts values, `yaml` tokens: up to twice as many), so its
     // node count is not checked again; its size is still bounded by maxDocumentBytes.
     const again = { ...limits, maxDocumentNodes: Number.MAX_SAFE_INTEGER };
-    const root = (useFastReader ? fastDocumentNode(file.text, span, resolveLimits(limits)) : undefined) ?? (parseSpan(file.text, again, span).documents[0]?.contents as YamlNode | null | undefined);
+    const root = (fastReaderEnabled() ? fastDocumentNode(file.text, span, resolveLimits(limits)) : undefined) ?? (parseSpan(file.text, again, span).documents[0]?.contents as YamlNode | null | undefined);
     nodes.set(span.start, root ?? null);
   }
   const root = nodes.get(span.start);
@@ -198,11 +193,7 @@ export interface DeferredDocument {
   span: DocumentSpan;
 }
 
-/** Off only to compare with `yaml` alone (tests, the benchmark): the fast reader gives the same objects. */
-let useFastReader = true;
-export function setFastReader(on: boolean): void {
-  useFastReader = on;
-}
+export { setFastReader } from './fast-yaml.js';
 
 /**
  * @param limits document size, nesting depth and alias limits (defaults: `DEFAULT_LIMITS`).
@@ -221,20 +212,20 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   // Documents the fast reader could read (src/load/fast-yaml.ts): not given to `yaml`, positions found on demand.
   const fast = new Map<number, Record<string, unknown>>();
   let fastNodes = 0;
-  const resolved = plan && !helm && useFastReader ? resolveLimits(limits) : undefined;
+  const resolved = plan && !helm && fastReaderEnabled() ? resolveLimits(limits) : undefined;
   const skip = plan && !helm
     ? (span: DocumentSpan, docIndex: number) => {
         const kind = skippableKind(file.text, span, plan.parse);
         if (kind === undefined) {
-          const value = resolved && fastParseDocument(file.text, span, resolved);
-          if (value === undefined) return false;
+          const read = resolved && fastReadDocument(file.text, span, resolved);
+          if (read === undefined) return false;
           // The node budgets hold for documents the fast reader reads too: past them, `yaml` reads and refuses them.
           // Near the run's budget `yaml` reads everything, so the cut falls where it falls with every document parsed
           // (the fast count is of values, `yaml`'s of tokens).
-          const nodes = countValues(value);
+          const nodes = read.values;
           if (nodes > resolved!.maxDocumentNodes || resolved!.maxTotalNodes - fastNodes - nodes < 2 * resolved!.maxDocumentNodes) return false;
           fastNodes += nodes;
-          fast.set(docIndex, value);
+          fast.set(docIndex, read.value);
           return true;
         }
         if (plan.defer?.has(kind)) deferred.push({ kind, file, docIndex, span });
@@ -245,12 +236,10 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   const lazy = lazyPositions && !helm;
   // Each document is read into objects as soon as it is parsed; with lazy positions it is let go right after.
   const consume = (doc: Document.Parsed, docIndex: number, limit: LimitProblem | undefined, stats: DocumentStats, span: DocumentSpan | undefined): boolean => {
-    const first = resources.length;
-    readDocument(file, doc, docIndex, limit, stats, limits, resources, diagnostics);
-    if (!lazy || !span) return true;
     // Positions are needed for the few objects with a finding: parse the document again then.
-    for (let k = first; k < resources.length; k++) makeNodeLazy(resources[k], file, span, limits);
-    return false;
+    const again = lazy && span ? { span, limits } : undefined;
+    readDocument(file, doc, docIndex, limit, stats, limits, resources, diagnostics, again);
+    return again === undefined;
   };
   let stream: ParsedStream;
   try {
@@ -278,11 +267,7 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
   });
   if (fast.size > 0) {
     // Documents the fast reader read go in their place among those `yaml` parsed (consume read them as they came).
-    for (const [docIndex, value] of fast) {
-      const first = resources.length;
-      collect(file, docIndex, null as unknown as YamlNode, value, resources);
-      for (let k = first; k < resources.length; k++) makeNodeLazy(resources[k], file, stream.spans![docIndex], limits);
-    }
+    for (const [docIndex, value] of fast) collect(file, docIndex, null as unknown as YamlNode, value, resources, [], { span: stream.spans![docIndex], limits });
     resources.sort((a, b) => a.docIndex - b.docIndex);
   }
   return {
@@ -297,7 +282,14 @@ export function parseResources(file: SourceFile, limits?: Partial<Limits>, plan?
  */
 export function parseDeferred(documents: readonly DeferredDocument[], limits?: Partial<Limits>): Resource[] {
   const resources: Resource[] = [];
+  const resolved = fastReaderEnabled() ? resolveLimits(limits) : undefined;
   for (const { file, docIndex, span } of documents) {
+    // As `parseResources` reads a document of a kind it parses: the fast reader first, positions found on demand.
+    const read = resolved && fastReadDocument(file.text, span, resolved);
+    if (read !== undefined && read.values <= resolved!.maxDocumentNodes) {
+      collect(file, docIndex, null as unknown as YamlNode, read.value, resources, [], { span, limits });
+      continue;
+    }
     try {
       const stream = parseSpan(file.text, limits, span);
       const doc = stream.documents[0];
@@ -312,7 +304,7 @@ export function parseDeferred(documents: readonly DeferredDocument[], limits?: P
 /** One parsed document into resources or a diagnostic. */
 function readDocument(
   file: SourceFile, doc: Document.Parsed, docIndex: number, limit: LimitProblem | undefined, stats: DocumentStats | undefined,
-  limits: Partial<Limits> | undefined, resources: Resource[], diagnostics: ParseDiagnostic[],
+  limits: Partial<Limits> | undefined, resources: Resource[], diagnostics: ParseDiagnostic[], lazy?: LazySpan,
 ): void {
   if (limit) {
     diagnostics.push({
@@ -344,22 +336,9 @@ function readDocument(
     });
     return;
   }
-  collect(file, docIndex, doc.contents as YamlNode, converted.value, resources);
+  collect(file, docIndex, doc.contents as YamlNode, converted.value, resources, [], lazy);
 }
 
 function firstLine(message: string): string {
   return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-}
-
-/** Values in a plain JSON value (maps, lists and scalars each count one), without recursion. */
-function countValues(root: unknown): number {
-  let count = 0;
-  const pending: unknown[] = [root];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    count++;
-    if (Array.isArray(value)) for (const item of value) pending.push(item);
-    else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) pending.push(item);
-  }
-  return count;
 }

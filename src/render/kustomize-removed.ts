@@ -39,7 +39,7 @@ function deletePatches(cache: SourceCache, k: Kustomization): Resource[] {
   const found: Resource[] = [];
   const fromFile = (relative: string) => {
     const source = cache.get(path.resolve(k.dir, relative));
-    for (const doc of source?.documents ?? []) if (isDelete(doc.object)) found.push(makeResource(source!.file, doc.docIndex, doc.node, doc.object));
+    for (const doc of source?.documents ?? []) if (isDelete(doc.object)) found.push(makeResource(source!.file, doc.docIndex, () => doc.node, doc.object));
   };
   const inline = (text: string, node: YamlNode, index: number) => {
     for (const doc of parseDocuments(text)) {
@@ -107,7 +107,7 @@ export function removedByKustomization(cache: SourceCache, rootDir: string, rend
         if (renderedFrom.has(`${file}#${doc.docIndex}#${object.kind}`) || renderedFrom.has(`${file}#?#${object.kind}`)) continue;
         const deletedBy = patches.find((p) => p.object.kind === object.kind && p.object.metadata?.name === name);
         if (!deletedBy) continue;
-        removed.push({ resource: makeResource(source!.file, doc.docIndex, doc.node, object), deletedBy });
+        removed.push({ resource: makeResource(source!.file, doc.docIndex, () => doc.node, object), deletedBy });
       }
     }
   }

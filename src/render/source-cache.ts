@@ -2,9 +2,11 @@
 // file reader, src/load/read-source.ts) and parsed once per run. Locators run synchronously inside rules' report(),
 // so reads here are synchronous and memoised.
 import { isMap, type Node as YamlNode } from 'yaml';
+import type { DocumentSpan } from '../load/document-scan.js';
+import { fastDocumentNode, fastReadDocument, fastReaderEnabled } from '../load/fast-yaml.js';
 import { DEFAULT_LIMITS } from '../load/limits.js';
 import { readSourceText } from '../load/read-source.js';
-import { documentToJS, parseStream } from '../load/yaml-stream.js';
+import { documentToJS, parseSpan, parseStream } from '../load/yaml-stream.js';
 import { makeSourceFile, toDisplayPath } from '../load/source-file.js';
 import type { SourceFile } from '../types.js';
 
@@ -62,16 +64,56 @@ export class SourceCache {
   }
 }
 
+/** Whether a document read by the fast reader, whose node is not made yet, is a map (it only reads maps). */
+const FAST_READ = new WeakSet<SourceDocument>();
+
+/** The document was read already: its node count is not checked again (as `reparsedNode` does for linted files). */
+const AGAIN = { ...DEFAULT_LIMITS, maxDocumentNodes: Number.MAX_SAFE_INTEGER };
+
+/**
+ * A document the fast reader read: most documents here are only looked at as objects, so its node is made on first
+ * use, as a linted file's are (`reparsedNode`): by the fast reader with `yaml`'s ranges, or by `yaml` from the same span.
+ */
+function lazyNodeDocument(text: string, docIndex: number, span: DocumentSpan, object: unknown): SourceDocument {
+  let node: YamlNode | undefined;
+  const document: SourceDocument = {
+    docIndex,
+    object,
+    get node(): YamlNode {
+      return (node ??= fastDocumentNode(text, span, DEFAULT_LIMITS) ?? (parseSpan(text, AGAIN, span).documents[0]?.contents as YamlNode));
+    },
+  };
+  FAST_READ.add(document);
+  return document;
+}
+
 export function parseDocuments(text: string): SourceDocument[] {
   const documents: SourceDocument[] = [];
   let parsed: ReturnType<typeof parseStream>;
+  // Plain block YAML is read by the fast reader (src/load/fast-yaml.ts), as the linted files are, within the same
+  // node budgets; a document with .inf or .nan is left to `yaml` (its objects here keep `yaml`'s numbers for them).
+  const fast = new Map<number, { span: DocumentSpan; object: unknown }>();
+  let fastNodes = 0;
+  const skip = (span: DocumentSpan, docIndex: number): boolean => {
+    const read = fastReadDocument(text, span, DEFAULT_LIMITS);
+    if (!read || read.nonFinite) return false;
+    if (read.values > DEFAULT_LIMITS.maxDocumentNodes || DEFAULT_LIMITS.maxTotalNodes - fastNodes - read.values < 2 * DEFAULT_LIMITS.maxDocumentNodes) return false;
+    fastNodes += read.values;
+    fast.set(docIndex, { span, object: read.value });
+    return true;
+  };
   try {
     // The same reader as the linted files (limits, merge keys, duplicate keys), so document indices agree.
-    parsed = parseStream(text);
+    parsed = parseStream(text, undefined, fastReaderEnabled() ? skip : undefined);
   } catch {
     return documents;
   }
   parsed.documents.forEach((doc, docIndex) => {
+    const read = fast.get(docIndex);
+    if (read) {
+      documents.push(lazyNodeDocument(text, docIndex, read.span, read.object));
+      return;
+    }
     if (doc.errors.length > 0 || !doc.contents) return;
     const converted = documentToJS(doc, parsed.stats[docIndex]);
     documents.push({ docIndex, node: doc.contents as YamlNode, object: 'value' in converted ? converted.value : undefined });
@@ -81,5 +123,5 @@ export function parseDocuments(text: string): SourceDocument[] {
 
 /** The first document that is a YAML map: how kustomization files and Chart.yaml are read. */
 export function firstMapDocument(source: CachedSource | undefined): SourceDocument | undefined {
-  return source?.documents.find((d) => isMap(d.node) && d.object && typeof d.object === 'object');
+  return source?.documents.find((d) => (FAST_READ.has(d) || isMap(d.node)) && d.object && typeof d.object === 'object');
 }

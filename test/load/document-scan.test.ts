@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { canSkip, scanKind, splitDocuments } from '../../src/load/document-scan.js';
-import { parseDeferred, parseResources } from '../../src/load/parse-resources.js';
+import { parseDeferred, parseResources, setFastReader } from '../../src/load/parse-resources.js';
 import { lint } from '../../src/lint.js';
 import { StorageModel } from '../../src/model/storage-model.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
@@ -11,6 +11,7 @@ import { parseSpan, parseStream, SKIPPED_DOCUMENT } from '../../src/load/yaml-st
 import { relevantKinds } from '../../src/engine/relevant-kinds.js';
 import { BUILTIN_RULES, CHANGE_RULES } from '../../src/registry.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
+import { seededRandom as random } from '../helpers/random.js';
 
 const KINDS = relevantKinds(BUILTIN_RULES, CHANGE_RULES)!;
 
@@ -73,6 +74,31 @@ test('splitting at --- lines gives the parser\'s documents (every valid example 
   assert.ok(compared > 40, `compared ${compared} files`);
 });
 
+test('documents start where the separator expression says (seeded texts of separators, near misses and line breaks)', () => {
+  const SEPARATOR = /(?<![^\n\r])---(?=[ \t\r\n\u0085\u2028\u2029]|(?![\s\S]))/g;
+  const CONTENT = /^[ \t]*[^#\s]/m;
+  const byExpression = (text: string) => {
+    const spans: { start: number; end: number }[] = [];
+    let start = 0;
+    let first = true;
+    for (const match of text.matchAll(SEPARATOR)) {
+      if (!first || CONTENT.test(text.slice(start, match.index))) spans.push({ start, end: match.index! });
+      first = false;
+      start = match.index!;
+    }
+    if (!first || CONTENT.test(text.slice(start))) spans.push({ start, end: text.length });
+    return spans;
+  };
+  const PIECES = ['---', '----', '--- ', '---\t', '---\r', '---\u0085', '---\u2028', '---x', ' ---', 'a: 1', '# c', '', 'a: ---', '-- -', '---#'];
+  const BREAKS = ['\n', '\r\n', '\r', '\u2028', '\u0085', ''];
+  const next = random(3);
+  for (let i = 0; i < 5000; i++) {
+    let text = '';
+    for (let k = Math.floor(next() * 7); k >= 0; k--) text += PIECES[Math.floor(next() * PIECES.length)] + BREAKS[Math.floor(next() * BREAKS.length)];
+    assert.equal(splitDocuments(text)?.spans, byExpression(text), JSON.stringify(text));
+  }
+});
+
 test('a broken document ends at the next --- line, as in kubectl, and the documents after it still parse', () => {
   const text = 'a: "unclosed\n---\nkind: PersistentVolumeClaim\n---\nb: [1,\n---\nc: 3\n';
   const stream = parseStream(text);
@@ -115,6 +141,53 @@ test('the kind is read only from a plain top-level kind: line', () => {
   assert.is(kind('--- !!map\napiVersion: v1\nkind: ConfigMap\n'), undefined, 'content on the marker line');
   assert.is(kind('apiVersion: v1\nkind:\n  ConfigMap\n'), undefined, 'value on the next line');
   assert.is(kind('  apiVersion: v1\n  kind: ConfigMap\n'), undefined, 'indented map');
+});
+
+/** scanKind as it was written with one regular expression per question: the line pass must answer the same. */
+function scanKindByExpressions(body: string): string | undefined {
+  if (/[\u0085\u2028\u2029\uFEFF]/.test(body)) return undefined;
+  if (body.startsWith('---')) {
+    const lineEnd = body.indexOf('\n');
+    const rest = lineEnd === -1 ? body.slice(3) : body.slice(3, lineEnd);
+    if (!/^[ \t]*(?:#.*)?\r?$/.test(rest)) return undefined;
+    body = lineEnd === -1 ? '' : body.slice(lineEnd + 1);
+  }
+  const firstContent = /^[ \t]*[^#\s\r].*$/m.exec(body);
+  if (!firstContent || !/^[A-Za-z_][\w./-]*[ \t]*:(?:[ \t\r]|$)/.test(firstContent[0])) return undefined;
+  if (body.includes('<<') || /^["'?&!*{[|>@`%]/m.test(body)) return undefined;
+  let kind: string | undefined;
+  let lines = 0;
+  for (const match of body.matchAll(/^kind[ \t]*:(.*)$/gm)) {
+    if (++lines > 1) return undefined;
+    kind = /^[ \t]*(["']?)([A-Za-z][A-Za-z0-9]*)\1[ \t]*(?:#.*)?\r?$/.exec(match[1])?.[2];
+    if (kind === undefined) return undefined;
+  }
+  return kind ?? '';
+}
+
+test('the kind scan reads lines as its regular expressions did (5,000 seeded documents)', () => {
+  const next = random(7);
+  const LINES = [
+    'apiVersion: v1', 'kind: ConfigMap', 'kind: "Secret" # c', "kind: 'PersistentVolumeClaim'", 'kind:  StatefulSet  ', 'kind:', 'kind: a b',
+    'kind :Pod', 'kind\t: Pod', 'kindness: 1', 'kind: List', 'metadata:', '  name: a', '  kind: Nested', '# comment', '  # indented comment', '',
+    '   ', '\t', '\u00a0x: 1', '\u00a0', 'x\u00a0: 1', '- item', '"quoted": 1', "'q': 1", '? key', '&a x: 1', '!t x: 1', '*a', '{a: 1}', '[a]',
+    '|', '>', '@x', '`x`', '%x', '<<: *b', 'a: <<', 'data:', '  key: |', '    kind: InBlock', '_under: 1', 'a.b/c-d: 1', '1st: x', 'kind: Pod\u2028',
+    'x: \ufeff', 'kind: Pod # c', 'a:b', 'a:', 'a :', 'spec: {kind: X}',
+  ];
+  let compared = 0;
+  for (let i = 0; i < 5000; i++) {
+    const lines: string[] = [];
+    if (next() < 0.3) lines.push(['---', '--- # c', '--- x', '---  '][Math.floor(next() * 4)]);
+    if (next() < 0.6) lines.push('apiVersion: v1');
+    const n = 1 + Math.floor(next() * 8);
+    // Mostly ordinary lines, so that many documents get past the first refusal.
+    for (let k = 0; k < n; k++) lines.push(next() < 0.6 ? LINES[Math.floor(next() * 17)] : LINES[Math.floor(next() * LINES.length)]);
+    const text = lines.join('\n') + (next() < 0.8 ? '\n' : '');
+    const expected = scanKindByExpressions(text);
+    assert.is(scanKind(text, { start: 0, end: text.length }), expected, JSON.stringify(text));
+    if (expected !== undefined) compared++;
+  }
+  assert.ok(compared > 500, `${compared} documents with a kind or none`);
 });
 
 test('documents are skipped only when their kind is visible and not read, lists and markers kept', () => {
@@ -191,6 +264,31 @@ test('a deferred kind is parsed on the first ofKind, once, and then counts among
   model.ofKind('ConfigMap');
   assert.is(loads, 1);
   assert.is(model.resources.length, 1);
+});
+
+test('deferred documents give the same resources and positions with the fast reader as with yaml alone', () => {
+  const text = [
+    'apiVersion: v1\nkind: Service\nmetadata:\n  name: nfs\nspec:\n  clusterIP: None\n  ports:\n    - port: 2049\n',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: anchored}\nspec: &s\n  ports: [{port: 111}]\n',
+    'apiVersion: v1\nkind: ServiceList\nitems:\n  - apiVersion: v1\n    kind: Service\n    metadata: {name: in-list}\n',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: broken\n',
+    'apiVersion: v1\nkind: Service\nmetadata:\n  name: dup\n  name: again\n',
+  ].join('---\n');
+  const file = makeSourceFile('/x/s.yaml', 's.yaml', text);
+  const parsed = parseResources(file, undefined, { parse: new Set(['PersistentVolumeClaim']), defer: new Set(['Service']) });
+  // The list and the broken document are parsed (a list's kind is not skipped, a broken one's kind line is not read).
+  assert.ok(parsed.deferred.length >= 3);
+  const view = () => parseDeferred(parsed.deferred).map((r) => ({ id: r.id, docIndex: r.docIndex, object: r.object, range: r.node.range, metadata: (r.node as any).get?.('metadata', true)?.range }));
+  const fast = view();
+  setFastReader(false);
+  let slow: ReturnType<typeof view>;
+  try {
+    slow = view();
+  } finally {
+    setFastReader(true);
+  }
+  assert.equal(fast, slow!);
+  assert.ok(fast.some((r) => r.id === 'Service//nfs'));
 });
 
 test('lint() finds the same with and without the kind pre-scan (examples and hostile fixtures)', async () => {

@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { splitDocuments, type DocumentSpan } from '../../src/load/document-scan.js';
-import { fastDocumentNode, fastParseDocument } from '../../src/load/fast-yaml.js';
+import { fastDocumentNode, fastParseDocument, fastReadDocument } from '../../src/load/fast-yaml.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
 import { locateInNode } from '../../src/load/locate-node.js';
 import type { Node as YamlNode } from 'yaml';
@@ -66,6 +66,20 @@ function comparePositions(text: string, span: DocumentSpan, value: unknown, wher
   const expected = parseSpan(text, LIMITS, span).documents[0].contents as YamlNode;
   // Where the resource ends too (graphs place findings by it).
   assert.equal(node.range, expected.range, `${where}: the document's range differs in ${JSON.stringify(text.slice(span.start, span.end))}`);
+  // Every node's start and end (the end past a trailing comment, range[2], is not kept), keys too.
+  const walk = (a: any, b: any, at: string): void => {
+    if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object') return;
+    if (a.range || b.range) assert.equal(a.range?.slice(0, 2), b.range?.slice(0, 2), `${where}: the range of ${at} differs in ${JSON.stringify(text.slice(span.start, span.end))}`);
+    if (Array.isArray(a.items) && Array.isArray(b.items)) {
+      a.items.forEach((item: any, i: number) => {
+        if (item && 'key' in item) {
+          walk(item.key, b.items[i]?.key, `${at}.${i}(key)`);
+          walk(item.value, b.items[i]?.value, `${at}.${i}`);
+        } else walk(item, b.items[i], `${at}.${i}`);
+      });
+    }
+  };
+  walk(node, expected, 'root');
   const file = makeSourceFile('/x.yaml', 'x.yaml', text);
   for (const p of pathsOf(value)) {
     const [fast, slow] = [locateInNode(file, node, p), locateInNode(file, expected, p)];
@@ -75,15 +89,24 @@ function comparePositions(text: string, span: DocumentSpan, value: unknown, wher
   }
 }
 
+/** Values in a JSON value as the node budgets count them: each map, list and scalar one (keys not). */
+function countValues(value: unknown): number {
+  if (Array.isArray(value)) return 1 + value.reduce((n: number, item) => n + countValues(item), 0);
+  if (value !== null && typeof value === 'object') return 1 + Object.values(value).reduce((n: number, item) => n + countValues(item), 0);
+  return 1;
+}
+
 /** Compares every document of `text`; returns how many the fast reader read. */
 function compare(text: string, where: string, tally: Tally): void {
   const split = splitDocuments(text);
   if (!split) return;
   for (const span of split.spans) {
     tally.documents++;
-    const value = fastParseDocument(text, span, LIMITS);
+    const read = fastReadDocument(text, span, LIMITS);
+    const value = read?.value;
     if (value === undefined) continue;
     tally.read++;
+    assert.is(read!.values, countValues(value), `${where}: values counted while reading`);
     const expected = yamlValue(text, span);
     if (!expected) assert.unreachable(`${where}: the fast reader read a document yaml rejects:\n${text.slice(span.start, span.end)}`);
     if (!same(value, expected!.value)) {
@@ -101,14 +124,16 @@ const SCALARS = [
   'yes', 'no', 'on', 'off', 'y', 'n', 'Y', 'N', '~', 'null', 'Null', 'NULL', '', 'tRue', 'nULL', '12345678901234567890',
   '9007199254740993', '1_000', '2001-12-14', '1:30', 'a:b', 'http://x.example/a?b=c#frag', 'a #comment', 'a#b', '"a \\" b"',
   '"tab\\tand\\nnewline"', '"\\u00e9"', '"\\x41"', "'it''s'", "'a \" b'", '"a\'b"', '@x', '`x`', '%x', '&anchor value', '*alias',
-  '!!str 3', '!tag x', '[a, b]', '[]', '{}', '{a: 1, b: [2, 3]}', '[a, [b, c], {d: e}]', '[a,b]', '{a: b,}', '[a, ]', '[a: b]',
+  '!!str 3', '!tag x', '20 23 * * *', '"*/5 * * * *"', "'& *'", 'a &b', 'a *b', 'a !b', 'x&y*z!', '"!x"', '& x', '* x', '! x',
+  '&a [x]', '*a # c', '!t |', '!!int 3', '!<tag:yaml.org,2002:str> x', '[a, &x b]', '[a, *x]', '[!t a]', '{a: *x}', '{&x a: b}',
+  '{a: !t b}', '[a *b, c&d]', 'nbsp\u00a0', '"q"\u00a0', 'ideographic\u3000 ', '[a\u00a0, b]', '[a, b]', '[]', '{}', '{a: 1, b: [2, 3]}', '[a, [b, c], {d: e}]', '[a,b]', '{a: b,}', '[a, ]', '[a: b]',
   '{a: 1, a: 2}', '[ "q", \'s\' ]', '[1, 1.5, true, null, ~]', '{"k": v}', '- x', '? x', ': x', '-x', '?x', ':x', '--x', 'a: b',
   '"unterminated', "'unterminated", '[unclosed', '{unclosed', 'a\tb', '"<<"', '<<', 'key with spaces', '#', ' # only comment',
 ];
 const KEYS = [
   'name', 'kind', 'app.kubernetes.io/name', 'storage', '"quoted key"', "'single key'", 'x-y_z', 'on', 'yes', 'true', 'null', '~',
   '1', '0x10', '1.5', '<<', '__proto__', '"__proto__"', 'a b', 'key:x', '"k: v"', '? complex', '&a key', '*a', '!t key', '-dash',
-  '"esc\\nkey"', 'ünïcode', 'name',
+  '"esc\\nkey"', 'ünïcode', 'name', 'k\u00a0', '"a *b"', 'a*b', 'a &b', 'a !b', '"&a"',
 ];
 
 function pick<T>(next: () => number, list: readonly T[]): T {
@@ -166,7 +191,8 @@ function generate(next: () => number): string {
       const pad = ' '.repeat(indent);
       const r = next();
       if (r < 0.45 || depth > 4) lines.push(`${pad}- ${pick(next, SCALARS)}`);
-      else if (r < 0.75) map(indent + 2, depth + 1, `${pad}- `);
+      else if (r < 0.72) map(indent + 2, depth + 1, `${pad}- `);
+      else if (r < 0.75) map(indent + 2 + 3, depth + 1, `${pad}- ${pick(next, ['&a', '!t', '*a', '&a ', '!!map'])} `);
       else if (r < 0.85) {
         lines.push(`${pad}-`);
         map(indent + 2, depth + 1);
@@ -204,7 +230,10 @@ fast('the cases the two readers could disagree on are left to yaml or read the s
     ['a: |\n  x\n\n  y\n\n\nb: >-\n  p\n  q\n\n  r\n', { a: 'x\n\ny\n', b: 'p q\nr' }],
     ['a: |+\n  x\n\nb: 1\n', { a: 'x\n\n', b: 1 }],
     ['a:\n- 1\n- k: v\n  j: [x, "y", {z: 1}]\nb: {}\n', { a: [1, { k: 'v', j: ['x', 'y', { z: 1 }] }], b: {} }],
-    ["a: 'it''s'\nb: \"q\\\"\\n\"\n", { a: "it's", b: 'q"\n' }],
+    ["a: 'it''s'\nb: \"q\\\"\\n\"\n", { a: "it's", b: 'q"\n' }],    // `*`, `&` and `!` inside a scalar are text, not an alias, an anchor or a tag.
+    // Only spaces end a plain scalar: a trailing no-break space is part of it.
+    ['a: b\u00a0\nk\u00a0: v\nf: [x\u00a0, y]\n', { a: 'b\u00a0', 'k\u00a0': 'v', f: ['x\u00a0', 'y'] }],
+    ['schedule: "20 23 * * *"\nb: 0 * * * *\nc: a && b\nd: [x *y, "&z"]\ne: wow!\n', { schedule: '20 23 * * *', b: '0 * * * *', c: 'a && b', d: ['x *y', '&z'], e: 'wow!' }],
   ];
   for (const [text, value] of cases) {
     const span = splitDocuments(text)!.spans[0];
@@ -226,6 +255,16 @@ fast('the cases the two readers could disagree on are left to yaml or read the s
     'a: >\n  x\n    more indented\n', // folded with more-indented lines
     '- a\n- b\n', // not a map at the top
     'a: b: c\n',
+    // An anchor, an alias or a tag wherever a node starts.
+    'a: &x 1\nb: 2\n',
+    'a:\n- &x k: v\n',
+    'a:\n  - *x\n',
+    'a: [b, *x]\n',
+    'a: {b: &x c}\n',
+    'a: !t |\n  x\n',
+    'a: !!str\n  b: c\n',
+    '&x a: 1\n',
+    'a:\n  !t b: 1\n',
   ];
   for (const text of leftToYaml) {
     assert.is(fastParseDocument(text, splitDocuments(text)!.spans[0], LIMITS), undefined, `should be left to yaml:\n${text}`);
