@@ -1,8 +1,9 @@
 // One Flux Kustomization's build, as kustomize-controller makes it (fluxcd/pkg kustomize_generator.go): the
 // directory's own kustomization, or one generated from every manifest below it when it has none; then the spec's
 // overlays (targetNamespace, namePrefix/nameSuffix, patches, images, components) on top; load restrictor none.
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { enterable, realpathOrUndefined } from './link-loops.js';
 import { parseAllDocuments, stringify } from 'yaml';
 import { includedKustomizations, kustomizationFileIn, loadKustomization } from '../render/kustomization.js';
 import type { WrapperFiles } from '../render/kustomize-render.js';
@@ -64,8 +65,8 @@ export function generatedEntries(dir: string): string[] {
       if (info.isDirectory()) {
         if (kustomizationFileIn(abs)) entries.push(abs);
         else {
-          const childReal = link ? realpathOrUndefined(abs) : path.join(real, name);
-          if (childReal !== undefined && !inside.includes(childReal)) walk(abs, childReal);
+          const childReal = enterable(abs, real, link, inside);
+          if (childReal !== undefined) walk(abs, childReal);
         }
       } else if (info.isFile() && MANIFEST.test(name)) {
         entries.push(abs);
@@ -76,14 +77,6 @@ export function generatedEntries(dir: string): string[] {
   const real = realpathOrUndefined(dir);
   if (real !== undefined) walk(dir, real);
   return entries;
-}
-
-function realpathOrUndefined(p: string): string | undefined {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return undefined;
-  }
 }
 
 function stringList(value: unknown): string[] {
