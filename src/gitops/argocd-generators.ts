@@ -5,6 +5,7 @@
 // "namespace" "" .) }}`); any other expression is left as written.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { enterable, realpathOrUndefined } from './link-loops.js';
 import { parseAllDocuments } from 'yaml';
 
 export type Params = Record<string, unknown>;
@@ -28,14 +29,19 @@ function pathspecMatch(pattern: string, name: string): boolean {
 }
 
 function walk(root: string, onDir: (rel: string) => void, onFile: (rel: string) => void): void {
-  const visit = (rel: string) => {
-    let names: string[];
+  // Real paths of the directories being walked: a link back to one of them is not entered (link-loops.ts).
+  const inside: string[] = [];
+  const visit = (rel: string, real: string) => {
+    let names: { name: string; link: boolean }[];
     try {
-      names = readdirSync(path.join(root, rel)).sort();
+      names = readdirSync(path.join(root, rel), { withFileTypes: true })
+        .map((entry) => ({ name: entry.name, link: entry.isSymbolicLink() }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return;
     }
-    for (const name of names) {
+    inside.push(real);
+    for (const { name, link } of names) {
       if (name.startsWith('.') || name === 'node_modules') continue;
       const child = rel ? `${rel}/${name}` : name;
       let info;
@@ -45,12 +51,16 @@ function walk(root: string, onDir: (rel: string) => void, onFile: (rel: string) 
         continue;
       }
       if (info.isDirectory()) {
+        const childReal = enterable(path.join(root, child), real, link, inside);
+        if (childReal === undefined) continue;
         onDir(child);
-        visit(child);
+        visit(child, childReal);
       } else if (info.isFile()) onFile(child);
     }
+    inside.pop();
   };
-  visit('');
+  const real = realpathOrUndefined(root);
+  if (real !== undefined) visit('', real);
 }
 
 const normalize = (text: string) => text.replace(/[^a-zA-Z0-9-]+/g, '-').toLowerCase();

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import fg from 'fast-glob';
+import { loopFreeFs } from './link-loops.js';
 import { parse, stringify } from 'yaml';
 import { makeResource } from '../load/parse-resources.js';
 import type { Limits } from '../load/limits.js';
@@ -60,7 +61,7 @@ function globRegex(pattern: string): RegExp {
 
 function renderDirectory(cache: SourceCache, dir: string, directory: any): RenderedScope {
   const scope: RenderedScope = { name: cache.displayPath(dir), renderer: 'kustomize', resources: [], documents: 0, diagnostics: [] };
-  const files = fg.sync(directory?.recurse ? ['**/*.{yaml,yml,json}'] : ['*.{yaml,yml,json}'], { cwd: dir, onlyFiles: true, dot: false, suppressErrors: true }).sort();
+  const files = fg.sync(directory?.recurse ? ['**/*.{yaml,yml,json}'] : ['*.{yaml,yml,json}'], { cwd: dir, onlyFiles: true, dot: false, suppressErrors: true, fs: loopFreeFs(dir) }).sort();
   const include = typeof directory?.include === 'string' && directory.include !== '' ? globRegex(directory.include) : undefined;
   const exclude = typeof directory?.exclude === 'string' && directory.exclude !== '' ? globRegex(directory.exclude) : undefined;
   for (const rel of files) {

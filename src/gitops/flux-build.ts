@@ -3,6 +3,7 @@
 // overlays (targetNamespace, namePrefix/nameSuffix, patches, images, components) on top; load restrictor none.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { enterable, realpathOrUndefined } from './link-loops.js';
 import { parseAllDocuments, stringify } from 'yaml';
 import { includedKustomizations, kustomizationFileIn, loadKustomization } from '../render/kustomization.js';
 import type { WrapperFiles } from '../render/kustomize-render.js';
@@ -35,18 +36,24 @@ const MANIFEST = /\.ya?ml$/i;
 
 /**
  * Flux's generator walk: `*.yaml`/`*.yml` files recursively (hidden directories too), a subdirectory holding a
- * kustomization becomes one entry and is not entered.
+ * kustomization becomes one entry and is not entered. A directory link that leads back to a directory the walk is
+ * inside (`loop -> .`, `up -> ..`) is not entered again: each such loop would otherwise multiply the walk without end.
  */
 export function generatedEntries(dir: string): string[] {
   const entries: string[] = [];
-  const walk = (current: string) => {
-    let names: string[];
+  // The real paths of the directories being walked, outermost first; a child that is no link is its parent's plus its name.
+  const inside: string[] = [];
+  const walk = (current: string, real: string) => {
+    let names: { name: string; link: boolean }[];
     try {
-      names = readdirSync(current).sort();
+      names = readdirSync(current, { withFileTypes: true })
+        .map((entry) => ({ name: entry.name, link: entry.isSymbolicLink() }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return;
     }
-    for (const name of names) {
+    inside.push(real);
+    for (const { name, link } of names) {
       if (name === '.git') continue;
       const abs = path.join(current, name);
       let info;
@@ -57,13 +64,18 @@ export function generatedEntries(dir: string): string[] {
       }
       if (info.isDirectory()) {
         if (kustomizationFileIn(abs)) entries.push(abs);
-        else walk(abs);
+        else {
+          const childReal = enterable(abs, real, link, inside);
+          if (childReal !== undefined) walk(abs, childReal);
+        }
       } else if (info.isFile() && MANIFEST.test(name)) {
         entries.push(abs);
       }
     }
+    inside.pop();
   };
-  walk(dir);
+  const real = realpathOrUndefined(dir);
+  if (real !== undefined) walk(dir, real);
   return entries;
 }
 

@@ -1,11 +1,13 @@
 // The repository-wide lookups of the GitOps clusters (ConfigMaps and Secrets their variables come from, what a Flux
 // Kustomization without a path builds) stay within what the run may read: a repository root found from the
 // arguments, never a guess at the working directory, and bounded searches that say when they were cut short.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { expandApplicationSet } from '../../src/gitops/argocd-generators.js';
+import { generatedEntries } from '../../src/gitops/flux-build.js';
 import { lint } from '../../src/lint.js';
 import { MISSING_CLAIM } from '../helpers/manifests.js';
 import { runPvlint } from '../helpers/spawn.js';
@@ -76,6 +78,64 @@ it('a lookup cut short by a limit says so, at the cluster that missed an object;
   const whole = await lint({ paths: ['clusters'], cwd: repo });
   assert.equal(cutShort(whole.findings), []);
   assert.not.ok(whole.findings.some((f) => f.message.includes('cluster-vars')), whole.findings.map((f) => f.message).join('\n'));
+});
+
+test('the generator walk of a Flux path enters a directory link once unless it loops back: links to . and .. end', () => {
+  const repo = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-generator-')));
+  write(repo, 'apps/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n');
+  write(repo, 'apps/sub/pvc.yaml', CLAIM('data', 'fast'));
+  write(repo, 'shared/extra.yml', CLAIM('extra', 'fast'));
+  // Three links that loop (each would multiply the walk: 3^depth paths before), one that does not.
+  symlinkSync('.', path.join(repo, 'apps/loop'));
+  symlinkSync('..', path.join(repo, 'apps/sub/up'));
+  symlinkSync(path.join(repo, 'apps'), path.join(repo, 'apps/sub/again'));
+  symlinkSync('../shared', path.join(repo, 'apps/shared'));
+  const entries = generatedEntries(path.join(repo, 'apps')).map((e) => path.relative(repo, e));
+  assert.equal(entries, ['apps/cm.yaml', 'apps/shared/extra.yml', 'apps/sub/pvc.yaml']);
+});
+
+it('a Flux cluster whose path holds looping links is built, and the run ends', async () => {
+  const repo = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-generator-')));
+  mkdirSync(path.join(repo, '.git'));
+  write(repo, 'clusters/sync.yaml', SYNC.replace('interval: 10m', 'interval: 10m\n  path: ./apps').replace(/  postBuild:[\s\S]*$/, ''));
+  write(repo, 'apps/claim.yaml', CLAIM('data', 'fast'));
+  symlinkSync('.', path.join(repo, 'apps/loop1'));
+  symlinkSync('.', path.join(repo, 'apps/loop2'));
+  symlinkSync('..', path.join(repo, 'apps/up'));
+  const result = await lint({ paths: ['.'], cwd: repo });
+  assert.equal(result.findings.filter((f) => f.ruleId === 'pvlint/render'), []);
+  assert.ok(result.scopes.some((s) => s.kind === 'flux' && s.resources >= 1), JSON.stringify(result.scopes));
+});
+
+test('an ApplicationSet git generator walks the repository once through links that loop back', () => {
+  const repo = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-appset-')));
+  write(repo, 'apps/web/config.json', '{"env": "prod"}');
+  write(repo, 'apps/db/config.json', '{"env": "dev"}');
+  write(repo, 'other/config.json', '{"env": "qa"}');
+  symlinkSync('.', path.join(repo, 'apps/web/loop1'));
+  symlinkSync('.', path.join(repo, 'apps/web/loop2'));
+  symlinkSync('../..', path.join(repo, 'apps/db/top'));
+  symlinkSync('../other', path.join(repo, 'apps/linked'));
+  const appset = (generator: object) => ({
+    spec: { generators: [{ git: { repoURL: 'https://example.com/r.git', revision: 'HEAD', ...generator } }], template: { metadata: { name: '{{path.basename}}' }, spec: { source: { path: '{{path}}' } } } },
+  });
+  const directories = expandApplicationSet(appset({ directories: [{ path: 'apps/*' }] }), repo, () => true);
+  assert.equal(directories.applications.map((a) => a.spec.source.path).sort(), ['apps/db', 'apps/linked', 'apps/web']);
+  const files = expandApplicationSet(appset({ files: [{ path: 'apps/**/config.json' }] }), repo, () => true);
+  assert.equal(files.applications.map((a) => a.spec.source.path).sort(), ['apps/db', 'apps/linked', 'apps/web']);
+});
+
+it('an Argo CD directory source with recurse through links that loop back is read once, and the run ends', async () => {
+  const repo = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-argo-loop-')));
+  mkdirSync(path.join(repo, '.git'));
+  write(repo, 'argo/app.yaml', 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: apps, namespace: argocd}\nspec:\n  project: default\n  destination: {server: "https://kubernetes.default.svc", namespace: apps}\n  source:\n    repoURL: https://example.com/repo.git\n    path: apps\n    directory: {recurse: true}\n');
+  write(repo, 'apps/claim.yaml', CLAIM('data', 'fast'));
+  symlinkSync('.', path.join(repo, 'apps/loop1'));
+  symlinkSync('.', path.join(repo, 'apps/loop2'));
+  const result = await lint({ paths: ['.'], cwd: repo });
+  const argo = result.scopes.find((s) => s.kind === 'argocd');
+  assert.ok(argo, JSON.stringify(result.scopes));
+  assert.is(argo!.resources, 1, 'the claim once, not once per path through the loops');
 });
 
 test.run();
