@@ -19,6 +19,7 @@ import { setFastReader } from '../../src/load/parse-resources.js';
 import { documentToJS, parseSpan } from '../../src/load/yaml-stream.js';
 import { lint } from '../../src/lint.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
+import { pathsOf } from '../helpers/value-paths.js';
 import { seededRandom as random } from '../helpers/random.js';
 
 const fast = suite('fast YAML reader');
@@ -43,19 +44,6 @@ interface Tally {
   read: number;
   /** Documents whose positions the fast reader gave. */
   located?: number;
-}
-
-/** Every path into `value`, and beside each map and list one that is not there (a finding's "is not set here"). */
-function pathsOf(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(prefix);
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => pathsOf(item, [...prefix, i], out));
-    out.push([...prefix, value.length]);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) pathsOf(item, [...prefix, key], out);
-    out.push([...prefix, 'absent', 'deeper']);
-  }
-  return out;
 }
 
 /** Where every path of the document is, located in the fast reader's nodes and in `yaml`'s: the same regions. */
