@@ -383,8 +383,10 @@ class Reader {
   }
 
   private map(indent: number): Record<string, unknown> | YAMLMap {
-    const object: Record<string, unknown> = {};
     const pairs: Pair[] | undefined = this.nodes ? [] : undefined;
+    // The value, or in node mode only its keys (to refuse a key given twice): an object per map shape is costly.
+    const object: Record<string, unknown> | undefined = pairs ? undefined : {};
+    const keys: Set<string> | undefined = pairs ? new Set() : undefined;
     const start = this.contentStart();
     let lastOpen = -1;
     for (;;) {
@@ -393,7 +395,7 @@ class Reader {
       const key = this.mapKey(at, lineEnd);
       const valueAt = this.valueAt;
       const keyEnd = this.keyEnd;
-      if (Object.prototype.hasOwnProperty.call(object, key)) unsure();
+      if (object ? Object.prototype.hasOwnProperty.call(object, key) : keys!.has(key)) unsure();
       this.values++;
       let value: unknown;
       lastOpen = -1;
@@ -409,13 +411,15 @@ class Reader {
       } else {
         value = this.inlineValue(valueAt, lineEnd, indent);
       }
-      // Keys are checked unique above; in node mode the object only serves that check (its values are never read).
-      object[key] = value;
-      if (pairs) pairs.push(this.make.pair(this.scalar(key, at, keyEnd), value));
+      if (object) object[key] = value;
+      else {
+        keys!.add(key);
+        pairs!.push(this.make.pair(this.scalar(key, at, keyEnd), value));
+      }
       if (!this.continues(indent)) {
-        if (!pairs) return object;
+        if (object) return object;
         const end = this.collectionEnd(lastOpen);
-        return this.make.map(pairs, [start, end, end], false);
+        return this.make.map(pairs!, [start, end, end], false);
       }
     }
   }
