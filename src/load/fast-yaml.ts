@@ -10,8 +10,10 @@
 // kept while reading values: a finding's position comes from reading its document again, into `yaml` nodes with the
 // ranges `yaml` gives them (`fastDocumentNode`, checked by the same test against `yaml`'s own nodes wherever a
 // finding can point), or from `yaml` itself where this reader is not sure of them.
+// A document written as a JSON object is read by JSON.parse instead (src/load/fast-json.ts), under the same rules.
 import { Document, isMap, isPair, isScalar, isSeq, Pair, Scalar, YAMLMap, YAMLSeq, type Node as YamlNode, type ScalarTag } from 'yaml';
 import type { DocumentSpan } from './document-scan.js';
+import { readJsonDocument } from './fast-json.js';
 import type { Limits } from './limits.js';
 
 /** Off only to compare with `yaml` alone (tests, the benchmark): the fast reader gives the same objects. */
@@ -381,8 +383,10 @@ class Reader {
   }
 
   private map(indent: number): Record<string, unknown> | YAMLMap {
-    const object: Record<string, unknown> = {};
     const pairs: Pair[] | undefined = this.nodes ? [] : undefined;
+    // The value, or in node mode only its keys (to refuse a key given twice): an object per map shape is costly.
+    const object: Record<string, unknown> | undefined = pairs ? undefined : {};
+    const keys: Set<string> | undefined = pairs ? new Set() : undefined;
     const start = this.contentStart();
     let lastOpen = -1;
     for (;;) {
@@ -391,7 +395,7 @@ class Reader {
       const key = this.mapKey(at, lineEnd);
       const valueAt = this.valueAt;
       const keyEnd = this.keyEnd;
-      if (Object.prototype.hasOwnProperty.call(object, key)) unsure();
+      if (object ? Object.prototype.hasOwnProperty.call(object, key) : keys!.has(key)) unsure();
       this.values++;
       let value: unknown;
       lastOpen = -1;
@@ -407,13 +411,15 @@ class Reader {
       } else {
         value = this.inlineValue(valueAt, lineEnd, indent);
       }
-      // Keys are checked unique above; in node mode the object only serves that check (its values are never read).
-      object[key] = value;
-      if (pairs) pairs.push(this.make.pair(this.scalar(key, at, keyEnd), value));
+      if (object) object[key] = value;
+      else {
+        keys!.add(key);
+        pairs!.push(this.make.pair(this.scalar(key, at, keyEnd), value));
+      }
       if (!this.continues(indent)) {
-        if (!pairs) return object;
+        if (object) return object;
         const end = this.collectionEnd(lastOpen);
-        return this.make.map(pairs, [start, end, end], false);
+        return this.make.map(pairs!, [start, end, end], false);
       }
     }
   }
@@ -808,6 +814,19 @@ function readable(text: string, span: DocumentSpan, limits: Limits): boolean {
   return !UNREADABLE.test(text.slice(span.start, span.end));
 }
 
+/** Where a document written as a JSON object starts (its `{`, after a bare `---` line and blank lines); -1 for others. */
+function jsonStart(text: string, span: DocumentSpan): number {
+  let at = span.start;
+  if (text.startsWith('---', at)) {
+    at += 3;
+    while (at < span.end && text.charCodeAt(at) === 32) at++;
+    if (text.charCodeAt(at) !== 10) return -1;
+  }
+  // 32 a space, 10 `\n`, 123 `{`
+  while (at < span.end && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 10)) at++;
+  return at < span.end && text.charCodeAt(at) === 123 ? at : -1;
+}
+
 /**
  * The document in `span` as `yaml`'s `toJS()` would give it, or undefined when this reader is not sure (then parse
  * it with `yaml`). Only a document whose top level is a map is read.
@@ -828,6 +847,11 @@ export interface FastDocument {
 /** `fastParseDocument` with the count of values read (what `maxDocumentNodes` and `maxTotalNodes` are checked against). */
 export function fastReadDocument(text: string, span: DocumentSpan, limits: Limits): FastDocument | undefined {
   if (!readable(text, span, limits)) return undefined;
+  const json = jsonStart(text, span);
+  if (json !== -1) {
+    const read = readJsonDocument(text.slice(json, span.end), limits);
+    return read && { value: read.value, values: read.values, nonFinite: false };
+  }
   try {
     const reader = new Reader(text, span.start, span.end, limits.maxDepth);
     const value = reader.read();

@@ -48,11 +48,13 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxRenderOutputBytes: 64 * MiB,
 });
 
+const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
+
 /** The limits in force: the defaults, overridden by the positive numbers given. */
 export function resolveLimits(given?: Partial<Limits>): Limits {
   const limits: Limits = { ...DEFAULT_LIMITS };
   if (!given) return limits;
-  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+  for (const key of LIMIT_KEYS) {
     const value = given[key];
     if (typeof value === 'number' && Number.isFinite(value) && value > 0) limits[key] = Math.floor(value);
   }

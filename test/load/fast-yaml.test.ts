@@ -19,6 +19,7 @@ import { setFastReader } from '../../src/load/parse-resources.js';
 import { documentToJS, parseSpan } from '../../src/load/yaml-stream.js';
 import { lint } from '../../src/lint.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
+import { pathsOf } from '../helpers/value-paths.js';
 import { seededRandom as random } from '../helpers/random.js';
 
 const fast = suite('fast YAML reader');
@@ -43,19 +44,6 @@ interface Tally {
   read: number;
   /** Documents whose positions the fast reader gave. */
   located?: number;
-}
-
-/** Every path into `value`, and beside each map and list one that is not there (a finding's "is not set here"). */
-function pathsOf(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(prefix);
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => pathsOf(item, [...prefix, i], out));
-    out.push([...prefix, value.length]);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) pathsOf(item, [...prefix, key], out);
-    out.push([...prefix, 'absent', 'deeper']);
-  }
-  return out;
 }
 
 /** Where every path of the document is, located in the fast reader's nodes and in `yaml`'s: the same regions. */
@@ -220,6 +208,46 @@ fast('generated documents: the same value as yaml wherever the fast reader reads
   // Not vacuous: many generated documents are plain enough for the fast reader, many are not.
   assert.ok(tally.read > tally.documents * 0.1 && tally.read < tally.documents * 0.9, `read ${tally.read} of ${tally.documents}`);
   assert.ok((tally.located ?? 0) > tally.read * 0.5, `positions of ${tally.located} of the ${tally.read} read`);
+});
+
+/** A JSON document, sometimes with what sets JSON.parse and `yaml` apart (duplicate keys, big numbers, depth). */
+function generateJson(next: () => number): string {
+  const STRINGS = ['web', '', 'a b', 'it\'s', 'q"q', 'back\\slash', 'tab\there', 'nl\nx', '\u00e9\u4e2d', '\ud83d\ude00', '\u2028', '#x', 'a: b', '- x', '{x}', '*a', '&a', '!t', '---', '...', '10Gi', 'true', 'null', '1e3'];
+  const NUMBERS = ['0', '-0', '1', '-12', '1.5', '1.0', '1e3', '1E-3', '6.02e+23', '1e400', '-1e400', '1e-400', '123456789012345', '1234567890123456', '12345678901234567890', '0.1234567890123456789', '9007199254740993'];
+  const value = (depth: number): string => {
+    const r = next();
+    if (depth > 5 || r < 0.45) {
+      const s = next();
+      if (s < 0.5) return JSON.stringify(pick(next, STRINGS));
+      if (s < 0.8) return pick(next, NUMBERS);
+      return pick(next, ['true', 'false', 'null']);
+    }
+    if (r < 0.7) return `[${Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1)).join(pick(next, [',', ', ', ',\n  ']))}]`;
+    return object(depth + 1);
+  };
+  const object = (depth: number): string => {
+    const keys = Array.from({ length: Math.floor(next() * 5) }, () => (next() < 0.8 ? `k${Math.floor(next() * 6)}` : pick(next, ['__proto__', '', 'a b', '1', '2', 'kind', 'x'.repeat(1100), 'é'])));
+    const members = keys.map((k) => `${JSON.stringify(k)}${pick(next, [': ', ':', ' : ', '\n: '])}${value(depth)}`);
+    return `{${pick(next, ['', '\n  ', ' '])}${members.join(pick(next, [', ', ',', ',\n  ', ',\n']))}${pick(next, ['', '\n', ' '])}}`;
+  };
+  let deep = '';
+  if (next() < 0.03) deep = '{"d": '.repeat(120) + '1' + '}'.repeat(120);
+  const body = `{"apiVersion": "v1", "kind": "ConfigMap"${next() < 0.9 ? `, "data": ${deep || object(1)}` : ''}}`;
+  const prefix = pick(next, ['', '', '---\n', '--- \n', '\n\n', '  ', '# c\n', '---\n  ']);
+  const suffix = pick(next, ['\n', '', '\n\n', ' \n', '\n# c\n', ',', '\t', '\r\n']);
+  return prefix + body + suffix;
+}
+
+fast('JSON documents: the same value as yaml wherever JSON.parse reads one (3,000 seeded documents)', () => {
+  const next = random(21);
+  const tally: Tally = { documents: 0, read: 0 };
+  for (let i = 0; i < 3000; i++) compare(generateJson(next), `json #${i}`, tally);
+  assert.ok(tally.read > tally.documents * 0.15 && tally.read < tally.documents * 0.9, `read ${tally.read} of ${tally.documents}`);
+  // Duplicate keys are yaml's to report, whatever JSON.parse makes of them.
+  const duplicate = '{"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "1", "a": "2"}}\n';
+  assert.is(fastParseDocument(duplicate, { start: 0, end: duplicate.length }, LIMITS), undefined);
+  const plain = '---\n{\n  "apiVersion": "v1",\n  "kind": "Service",\n  "spec": {"ports": [{"port": 80}], "x": -0, "y": 1e3}\n}\n';
+  assert.ok(same(fastParseDocument(plain, { start: 0, end: plain.length }, LIMITS), { apiVersion: 'v1', kind: 'Service', spec: { ports: [{ port: 80 }], x: -0, y: 1000 } }));
 });
 
 fast('the cases the two readers could disagree on are left to yaml or read the same', () => {

@@ -10,25 +10,13 @@ import { firstMapDocument, parseDocuments, type CachedSource } from '../../src/r
 import { makeSourceFile } from '../../src/load/source-file.js';
 import { locateInNode } from '../../src/load/locate-node.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
+import { pathsOf } from '../helpers/value-paths.js';
 
 function yamlFiles(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yamlFiles(full, out);
     else if (/\.ya?ml$/.test(entry.name) && statSync(full).size < 1024 * 1024) out.push(full);
-  }
-  return out;
-}
-
-/** Every path into `value`, and beside each map and list one that is not there. */
-function pathsOf(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(prefix);
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => pathsOf(item, [...prefix, i], out));
-    out.push([...prefix, value.length]);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) pathsOf(item, [...prefix, key], out);
-    out.push([...prefix, 'absent']);
   }
   return out;
 }
