@@ -33,7 +33,10 @@ test('the markdown report on 2× the claims takes well under 4× the CPU (linear
   const dir = caseDir();
   writeIn(dir, 'small/m.yaml', claimsWithWorkloads(1_500));
   writeIn(dir, 'large/m.yaml', claimsWithWorkloads(3_000));
-  const markdown = (arg: string) => cpuSeconds(dir, ['--format', 'markdown', arg]) - cpuSeconds(dir, ['--format', 'json', arg]);
+  // The least of three runs: a busy machine only ever adds CPU time (caches, the collector), and one inflated run
+  // of the four would otherwise decide the ratio.
+  const least = (args: string[]) => Math.min(cpuSeconds(dir, args), cpuSeconds(dir, args), cpuSeconds(dir, args));
+  const markdown = (arg: string) => least(['--format', 'markdown', arg]) - least(['--format', 'json', arg]);
   const small = Math.max(0.05, markdown('small'));
   const large = markdown('large');
   assert.ok(large / small < 3, `markdown beyond json: ${small.toFixed(2)} s for 1,500 pairs, ${large.toFixed(2)} s for 3,000`);
