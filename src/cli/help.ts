@@ -37,6 +37,9 @@ Options:
       --helm-release <name>        release name for helm template (default: release-name)
       --helm-namespace <ns>        release namespace for helm template (default: default)
       --render-timeout <seconds>   stop a render that runs longer (default: 60)
+      --custom-rule-timeout <seconds>
+                                   stop a custom rule whose module load or check on one environment runs longer
+                                   (default: customRuleTimeout of the configuration, else 10)
       --skip-missing-renderers     lint without charts/roots whose renderer is not installed (a note) instead of exit 2
       --bundle-complete            the repo holds every storage object: absent references are errors, not notes
       --base <git-ref>             also lint the same paths at this commit, branch or tag, and report what the change

@@ -7,7 +7,7 @@ import { ConfigConflictError, findConfigForPaths } from '../config/config-for-pa
 import { configFileIn } from '../config/find-config.js';
 import { configLintOptions } from '../config/lint-config.js';
 import { ConfigError, formatProblem } from '../config/problems.js';
-import type { ResolvedConfig } from '../config/resolve-config.js';
+import type { ConfigOverrides, ResolvedConfig } from '../config/resolve-config.js';
 import { findRepoRoot, UsageError } from '../load/discover.js';
 import { DEFAULT_LIMITS, resolveLimits } from '../load/limits.js';
 import { readSourceText } from '../load/read-source.js';
@@ -40,6 +40,7 @@ const OPTIONS = {
   'helm-release': { type: 'string' },
   'helm-namespace': { type: 'string' },
   'render-timeout': { type: 'string' },
+  'custom-rule-timeout': { type: 'string' },
   'skip-missing-renderers': { type: 'boolean' },
   'enable-helm': { type: 'boolean' },
   'chart-cache': { type: 'string' },
@@ -103,11 +104,17 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   if (category !== undefined && (format !== 'sarif' || category.replace(/\/+$/, '') === '')) {
     return usage(io, format !== 'sarif' ? '--sarif-category needs --format sarif' : '--sarif-category needs a non-empty category');
   }
+  const ruleTimeoutText = values['custom-rule-timeout'];
+  const customRuleTimeout = ruleTimeoutText === undefined ? undefined : Number(ruleTimeoutText);
+  // As the configuration key customRuleTimeout allows (schemas/config.schema.json).
+  if (customRuleTimeout !== undefined && !(customRuleTimeout > 0 && customRuleTimeout <= 3600)) {
+    return usage(io, `--custom-rule-timeout takes a number of seconds greater than 0, at most 3600 (got "${ruleTimeoutText}")`);
+  }
   const [command, ...rest] = positionals;
   if (command === 'init') return await init(io, rest);
   // Lint and graph look for the configuration from their path arguments; rules and explain from here.
   const searchFrom = command === 'rules' || command === 'explain' ? [] : graphCommand ? rest : positionals;
-  const configured = await configuration(io, values.config, values['no-config'] ?? false, searchFrom, values.debug ?? false);
+  const configured = await configuration(io, values.config, values['no-config'] ?? false, searchFrom, values.debug ?? false, { customRuleTimeout });
   if (typeof configured === 'number') return configured;
   // Change rules (`--base`) are described with the others: in `pvlint rules`, `pvlint explain` and SARIF.
   const rules: readonly RuleDescription[] = [...(configured?.rules ?? BUILTIN_RULES), ...CHANGE_RULES];
@@ -237,6 +244,7 @@ async function configuration(
   disabled: boolean,
   paths: readonly string[] = [],
   debug = false,
+  overrides: ConfigOverrides = {},
 ): Promise<ResolvedConfig | undefined | number> {
   if (disabled && option !== undefined) return usage(io, '--config and --no-config exclude each other');
   if (disabled) {
@@ -256,7 +264,7 @@ async function configuration(
   try {
     // The resolver (and Ajv, and the TypeScript parser for .ts rules) load only when there is a configuration.
     const { readConfig } = await import('../config/resolve-config.js');
-    return await readConfig(file, io.cwd);
+    return await readConfig(file, io.cwd, overrides);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.stderr(error.problems.map((problem) => `${formatProblem(problem)}\n`).join(''));

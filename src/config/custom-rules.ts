@@ -1,20 +1,22 @@
 // Loads the custom rules that `ruleFiles` names: modules of the same shape as built-in rules (a default export made
 // by `defineRule` from 'pvlint'). `.js`/`.mjs` load as they are; `.ts`/`.mts` load without a build step, their types
 // erased (erase-types.ts) by module hooks that also make `import ... from 'pvlint'` resolve to this running pvlint,
-// so a repo needs no pvlint install of its own. Any problem is a configuration error naming the file and line.
+// so a repo needs no pvlint install of its own. Modules are imported in the custom rules' worker thread, never on the
+// main thread, so top-level code that never ends is stopped at the deadline. Any problem is a configuration error
+// naming the file and line.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SEVERITIES } from '../types.js';
+import type { MessageMap } from '../types.js';
 import type { RuleModule } from '../engine/rule-module.js';
 import type { ConfigProblem } from './problems.js';
 import { ERASE_ERROR_PREFIX, RULE_QUERY } from './ts-hooks.js';
-import { DEFAULT_CUSTOM_RULE_TIMEOUT_MS, isolatedCheck, RuleTimeout, RuleWorkerPool } from './isolated-rule.js';
+import { DEFAULT_CUSTOM_RULE_TIMEOUT_MS, isolatedCheck, RenderedMessages, RuleTimeout, RuleWorkerPool } from './isolated-rule.js';
+import { ruleData, shapeProblem, type RuleData } from './rule-shape.js';
 
 export const RULE_FILE = /\.(?:m?ts|m?js)$/;
 const SKIPPED = /\.d\.m?ts$|\.(?:test|spec)\.m?[jt]s$/;
-const RULE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)?$/;
 
 let hooksRegistered = false;
 let generation = 0;
@@ -90,28 +92,6 @@ export function frameIn(error: unknown, file: string): { line: number; column: n
   return undefined;
 }
 
-function shapeProblem(rule: any): string | undefined {
-  if (!rule || typeof rule !== 'object') return 'has no default export of a rule (export default defineRule({ id, meta, check }))';
-  if (typeof rule.id !== 'string' || !RULE_ID.test(rule.id)) {
-    return `rule id ${JSON.stringify(rule.id)} is not a lower-case kebab-case id (optionally with one "/" prefix, e.g. "acme/prod-classes")`;
-  }
-  if (rule.id.startsWith('pvlint/')) return `rule id "${rule.id}": the pvlint/ prefix is reserved for pvlint's own diagnostics`;
-  if (typeof rule.check !== 'function') return `rule "${rule.id}" has no check(context) function`;
-  const meta = rule.meta;
-  if (!meta || typeof meta !== 'object') return `rule "${rule.id}" has no meta`;
-  if (!SEVERITIES.includes(meta.severity)) return `rule "${rule.id}": meta.severity must be one of ${SEVERITIES.join(', ')}`;
-  if (!meta.messages || typeof meta.messages !== 'object' || Object.values(meta.messages).some((m) => typeof m !== 'function')) {
-    return `rule "${rule.id}": meta.messages must map message ids to functions`;
-  }
-  if (meta.kinds !== undefined && (!Array.isArray(meta.kinds) || meta.kinds.some((k: unknown) => typeof k !== 'string'))) {
-    return `rule "${rule.id}": meta.kinds must be a list of kinds`;
-  }
-  if (meta.options !== undefined && (typeof meta.options?.schema !== 'object' || meta.options.schema === null)) {
-    return `rule "${rule.id}": meta.options must be { schema, defaults }`;
-  }
-  return undefined;
-}
-
 /** How custom rules run: in a worker thread with a deadline per rule and scope (the default), or in-process. */
 export interface CustomRuleRunning {
   /** How long one rule may run on one scope; default 10 s. */
@@ -122,16 +102,14 @@ export interface CustomRuleRunning {
 
 /**
  * The rule with the documentation fields reports need filled in, and check() wrapped so that a crash names the
- * custom rule's file and line (the engine reports it as pvlint/rule-crash and runs the other rules). With `isolated`,
- * check() runs in the worker (isolated-rule.ts); the module loaded here gives the rule's metadata and messages.
+ * custom rule's file and line (the engine reports it as pvlint/rule-crash and runs the other rules). `rule` is the
+ * data the worker sent and `check` runs the rule there (isolated-rule.ts), or both are the module's own when
+ * custom rules run in-process.
  */
-function normalise(rule: any, file: string, display: string, isolated?: { pool: RuleWorkerPool; url: string; timeoutMs: number }): RuleModule {
+function normalise(rule: RuleData, messages: MessageMap, ruleCheck: RuleModule['check'], file: string, display: string): RuleModule {
   const meta = rule.meta;
   const summary = typeof meta.summary === 'string' && meta.summary !== '' ? meta.summary : `Custom rule ${rule.id} (${display}).`;
   const text = (value: unknown, fallback = '') => (typeof value === 'string' ? value : fallback);
-  const check = isolated
-    ? isolatedCheck(isolated.pool, isolated.url, Array.isArray(meta.kinds) ? meta.kinds : [], isolated.timeoutMs)
-    : (context: Parameters<RuleModule['check']>[0]) => rule.check.call(rule, context);
   return {
     id: rule.id,
     meta: {
@@ -145,13 +123,13 @@ function normalise(rule: any, file: string, display: string, isolated?: { pool: 
       fix: text(meta.fix),
       reportsAt: text(meta.reportsAt),
       references: Array.isArray(meta.references) ? meta.references : [],
-      messages: meta.messages,
-      examples: meta.examples && typeof meta.examples === 'object' ? meta.examples : { invalid: [], valid: [] },
-      ...(meta.options ? { options: { schema: meta.options.schema, defaults: meta.options.defaults ?? {} } } : {}),
+      messages,
+      examples: meta.examples && typeof meta.examples === 'object' ? (meta.examples as RuleModule['meta']['examples']) : { invalid: [], valid: [] },
+      ...(meta.options ? { options: { schema: meta.options.schema, defaults: (meta.options.defaults ?? {}) as Record<string, unknown> } } : {}),
     },
     check(context) {
       try {
-        const returned: unknown = check(context);
+        const returned: unknown = ruleCheck(context);
         if (returned !== null && typeof returned === 'object' && typeof (returned as PromiseLike<unknown>).then === 'function') {
           // What an async check() reports after its first await would be lost, and a rejection would surface as an
           // unhandled one: refused, with a reason, and the promise's outcome is swallowed.
@@ -167,9 +145,6 @@ function normalise(rule: any, file: string, display: string, isolated?: { pool: 
   };
 }
 
-/** How long a rule module may take to load (its top-level code, top-level await included). */
-const IMPORT_TIMEOUT_MS = 10_000;
-
 /**
  * `promise`, or a rejection with `message` after `ms`. The timer also keeps the process alive: a module whose
  * top-level await never settles would otherwise let Node exit at once, with status 0 and no output.
@@ -182,9 +157,39 @@ function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Prom
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
+/** A module's default export, checked: the rule's data, messages and check(), or why it is not a rule. */
+type Loaded = { rule: RuleData; messages: MessageMap; check: RuleModule['check'] } | { shape: string } | { error: { message: string; stack?: string } };
+
+/** Imports the module on this thread (custom rules in-process, for measuring): its top-level code is not stopped. */
+async function loadInProcess(url: string, timeoutMs: number): Promise<Loaded> {
+  let module: any;
+  try {
+    module = await withDeadline(import(url), timeoutMs, `the rule module did not finish loading within ${timeoutMs / 1000} s (a top-level await that never settles?)`);
+  } catch (error) {
+    return { error: { message: error instanceof Error ? error.message : String(error), ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) } };
+  }
+  const rule = module?.default;
+  const shape = shapeProblem(rule);
+  if (shape) return { shape };
+  return { rule: ruleData(rule), messages: rule.meta.messages, check: (context) => rule.check.call(rule, context) };
+}
+
+/** Imports the module in the worker: the rule's data, with check() and its messages proxied to the worker. */
+async function loadIsolated(pool: RuleWorkerPool, url: string, timeoutMs: number): Promise<Loaded> {
+  const reply = await pool.load(url, timeoutMs);
+  if (!reply.rule) return reply.shape !== undefined ? { shape: reply.shape } : { error: reply.error ?? { message: 'the worker gave no answer (a bug in pvlint)' } };
+  const rendered = new RenderedMessages();
+  return {
+    rule: reply.rule,
+    messages: rendered.messages(reply.rule.meta.messageIds),
+    check: isolatedCheck(pool, url, reply.rule.meta.kinds ?? [], timeoutMs, rendered),
+  };
+}
+
 /**
  * Imports each file and returns its rule, or the problems: a .ts file whose types cannot be erased, a module that
- * fails to load, a default export that is not a rule. `display` turns an absolute path into what the user sees.
+ * fails to load or does not finish loading within the rule timeout, a default export that is not a rule.
+ * `display` turns an absolute path into what the user sees.
  */
 export async function loadRuleFiles(
   files: readonly string[], display: (file: string) => string, running: CustomRuleRunning = {},
@@ -202,28 +207,23 @@ export async function loadRuleFiles(
   for (const file of files) {
     const shown = display(file);
     const url = `${pathToFileURL(file).href}?${RULE_QUERY}=${generation}`;
-    let module: any;
-    try {
-      module = await withDeadline(import(url), IMPORT_TIMEOUT_MS, `the rule module did not finish loading within ${IMPORT_TIMEOUT_MS / 1000} s (a top-level await that never settles?)`);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+    const loaded = pool ? await loadIsolated(pool, url, timeoutMs) : await loadInProcess(url, timeoutMs);
+    if ('error' in loaded) {
+      const { message } = loaded.error;
       if (message.startsWith(ERASE_ERROR_PREFIX)) {
         const erase = JSON.parse(message.slice(ERASE_ERROR_PREFIX.length)) as { file: string; problems: { line: number; column: number; message: string }[] };
         for (const p of erase.problems) problems.push({ file: display(erase.file), line: p.line, column: p.column, message: p.message });
         continue;
       }
-      const frame = frameIn(error, file);
+      const frame = frameIn(loaded.error, file);
       problems.push({ file: shown, line: frame?.line ?? 1, column: frame?.column ?? 1, message: `cannot load the rule module: ${message.split('\n')[0]}` });
       continue;
     }
-    const rule = module?.default;
-    const problem = shapeProblem(rule);
-    if (problem) {
-      const text = safeRead(file);
-      problems.push({ file: shown, ...positionOf(text, /export\s+default\b/), message: problem });
+    if ('shape' in loaded) {
+      problems.push({ file: shown, ...positionOf(safeRead(file), /export\s+default\b/), message: loaded.shape });
       continue;
     }
-    rules.push({ rule: normalise(rule, file, shown, pool && { pool, url, timeoutMs }), file });
+    rules.push({ rule: normalise(loaded.rule, loaded.messages, loaded.check, file, shown), file });
   }
   return { rules, problems };
 }

@@ -1,16 +1,19 @@
-// Custom rules run in a worker thread with a deadline, behind a proxy with the engine's synchronous interface: the
+// Custom rules are loaded and run in a worker thread with a deadline, behind a proxy with the engine's synchronous interface: the
 // proxy's check(context) sends the scope's model input (rule-snapshot.ts) to the worker (rule-worker.ts), blocks on
 // a shared word with Atomics.wait for at most the rule's time, reads the reply with receiveMessageOnPort, and
 // issues each report through the real context.report with the main thread's resource. A rule that does not finish
 // in time has its worker terminated and becomes an error the engine reports as pvlint/rule-crash; the other rules
 // run, and the next custom rule gets a fresh worker. One worker serves every custom rule and scope of a run while it
-// is healthy, and keeps each scope's model until the next scope's arrives.
+// is healthy, and keeps each scope's model until the next scope's arrives. Loading a rule module (load()) waits
+// without blocking the main thread: its metadata comes back as data, and a module that never finishes loading is
+// stopped at the same deadline as a check.
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { StorageModel } from '../model/storage-model.js';
 import type { RuleContext } from '../engine/rule-module.js';
 import type { Resource } from '../types.js';
+import { whileSignalsCannotBeHandled } from '../render/interrupt.js';
 import { takeSnapshot, type ResourceRef } from './rule-snapshot.js';
-import { CHECKING, EXITED, WAITING, type CheckReply, type CheckRequest } from './rule-worker.js';
+import { CHECKING, EXITED, WAITING, type CheckReply, type CheckRequest, type LoadReply, type LoadRequest } from './rule-worker.js';
 
 /** How long one custom rule may run on one scope, by default. */
 export const DEFAULT_CUSTOM_RULE_TIMEOUT_MS = 10_000;
@@ -42,6 +45,39 @@ export class RuleWorkerPool {
   constructor(private readonly pvlintUrl: string) {}
 
   /**
+   * Imports the rule module at `url` in the worker: its id and metadata, why it is not a rule, or why it could not
+   * be loaded. A module whose top-level code does not finish within `timeoutMs` has its worker terminated.
+   */
+  async load(url: string, timeoutMs: number): Promise<LoadReply> {
+    const live = this.worker();
+    Atomics.store(live.signal, 0, WAITING);
+    live.port.postMessage({ load: url } satisfies LoadRequest);
+    const deadline = Date.now() + timeoutMs;
+    // The worker is unref'd: this timer keeps the process alive while the module loads.
+    const keepAlive = setTimeout(() => undefined, timeoutMs);
+    try {
+      while (Atomics.load(live.signal, 0) === WAITING) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          this.stop();
+          return { error: { message: `the rule module did not finish loading within ${formatSeconds(timeoutMs)} (customRuleTimeout; top-level code that never ends, or a top-level await that never settles?); it was stopped` } };
+        }
+        const waiting = waitAsync(live.signal, 0, WAITING, left);
+        if (waiting.async) await waiting.value;
+      }
+    } finally {
+      clearTimeout(keepAlive);
+    }
+    const message = receiveMessageOnPort(live.port);
+    if (Atomics.load(live.signal, 0) === EXITED || !message) {
+      this.stop();
+      return { error: { message: 'its worker thread exited while loading it (process.exit() in the module?)' } };
+    }
+    this.idleLater(live);
+    return message.message as LoadReply;
+  }
+
+  /**
    * Runs the rule at `url` on the model's scope in the worker: its reports, each with the main thread's resources,
    * or throws (what check() threw, a RuleTimeout, or why the worker could not answer).
    */
@@ -61,13 +97,19 @@ export class RuleWorkerPool {
       throw new Error(`the rule's input cannot be sent to its worker: ${(error as Error)?.message ?? String(error)}`);
     }
     live.snapshotId = taken.id;
-    if (!this.waitWhile(live, WAITING, SETUP_TIMEOUT_MS)) {
+    // The main thread blocks until the rule answers: Ctrl-C must end the run then, not after the deadline.
+    const finished = whileSignalsCannotBeHandled(() => {
+      if (!this.waitWhile(live, WAITING, SETUP_TIMEOUT_MS)) return 'setup';
+      if (!this.waitWhile(live, CHECKING, timeoutMs)) return 'check';
+      return 'done';
+    });
+    if (finished === 'setup') {
       this.stop();
       throw new RuleTimeout(`could not be loaded and given the environment within ${formatSeconds(SETUP_TIMEOUT_MS)} (its module's top-level code does not finish?); it was stopped`);
     }
-    if (!this.waitWhile(live, CHECKING, timeoutMs)) {
+    if (finished === 'check') {
       this.stop();
-      throw new RuleTimeout(`did not finish within ${formatSeconds(timeoutMs)} (customRuleTimeout); it was stopped`);
+      throw new RuleTimeout(`did not finish within ${formatSeconds(timeoutMs)} (customRuleTimeout or --custom-rule-timeout); it was stopped`);
     }
     const message = receiveMessageOnPort(live.port);
     if (Atomics.load(live.signal, 0) === EXITED || !message) {
@@ -132,16 +174,33 @@ export class RuleWorkerPool {
   }
 }
 
+/** Atomics.waitAsync (Node 16+; in the ES2024 library, newer than this project's). */
+const waitAsync = (Atomics as unknown as {
+  waitAsync(array: Int32Array, index: number, value: number, timeout: number): { async: false; value: string } | { async: true; value: Promise<string> };
+}).waitAsync;
+
 function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
 /**
+ * The messages of a proxy rule: the worker renders each report's message with the rule's own functions, and the
+ * engine, rendering it from the proxy's meta.messages while the report is issued, is given that text.
+ */
+export class RenderedMessages {
+  current = '';
+
+  messages(ids: readonly string[]): Record<string, () => string> {
+    return Object.fromEntries(ids.map((id) => [id, () => this.current]));
+  }
+}
+
+/**
  * The check() of a proxy rule: the rule at `url` runs in the pool's worker and its reports are issued here. Kinds
  * the rule declares are read first, so a kind the pre-scan left unparsed is in the snapshot.
  */
-export function isolatedCheck(pool: RuleWorkerPool, url: string, kinds: readonly string[], timeoutMs: number): (context: RuleContext) => void {
+export function isolatedCheck(pool: RuleWorkerPool, url: string, kinds: readonly string[], timeoutMs: number, rendered: RenderedMessages): (context: RuleContext) => void {
   return (context) => {
     const { model } = context;
     for (const kind of kinds) model.ofKind(kind);
@@ -152,6 +211,7 @@ export function isolatedCheck(pool: RuleWorkerPool, url: string, kinds: readonly
       return found;
     };
     for (const r of reply.reports) {
+      rendered.current = r.message;
       context.report({
         resource: resource(r.resource),
         path: r.path,

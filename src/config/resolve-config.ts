@@ -65,6 +65,13 @@ interface Context {
   /** The configuration file with its repo-relative path: facts and suppressions point into it from findings. */
   factsFile: SourceFile;
   cwd: string;
+  overrides: ConfigOverrides;
+}
+
+/** Settings given on the command line, which win over the configuration file's. */
+export interface ConfigOverrides {
+  /** Seconds, as `customRuleTimeout`. */
+  customRuleTimeout?: number;
 }
 
 /** `clusters:` (name → entry directories, relative to the configuration, and cluster facts) and `gitops:`. */
@@ -203,7 +210,7 @@ async function resolveCustomRules(context: Context): Promise<RuleModule[]> {
     context.problems.push(context.loaded.document.problem(['ruleFiles'], trusted.problem));
     return [];
   }
-  const timeout = context.loaded.value.customRuleTimeout;
+  const timeout = context.overrides.customRuleTimeout ?? context.loaded.value.customRuleTimeout;
   const { rules, problems } = await loadRuleFiles(files, shown, timeout !== undefined ? { timeoutMs: timeout * 1000 } : {});
   const where = (file: string) => {
     const at = origin.get(file);
@@ -375,13 +382,14 @@ function resolveIgnore(config: RawConfig, dir: string): string[] {
 }
 
 /** Resolves a loaded configuration; throws ConfigError listing every problem. */
-export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<ResolvedConfig> {
+export async function resolveConfig(loaded: LoadedConfig, cwd: string, overrides: ConfigOverrides = {}): Promise<ResolvedConfig> {
   const root = await findRepoRoot(cwd);
   const context: Context = {
     loaded,
     problems: [],
     factsFile: makeSourceFile(loaded.path, toDisplayPath(loaded.path, root), loaded.document.source.text),
     cwd,
+    overrides,
   };
   const config = loaded.value;
   const customRules = await resolveCustomRules(context);
@@ -426,9 +434,9 @@ export async function resolveConfig(loaded: LoadedConfig, cwd: string): Promise<
 }
 
 /** Loads and resolves the configuration at `file` (ajv and the resolver load only when there is one). */
-export async function readConfig(file: string, cwd: string): Promise<ResolvedConfig> {
+export async function readConfig(file: string, cwd: string, overrides: ConfigOverrides = {}): Promise<ResolvedConfig> {
   const { loadConfig } = await import('./load-config.js');
-  return resolveConfig(await loadConfig(file, cwd), cwd);
+  return resolveConfig(await loadConfig(file, cwd), cwd, overrides);
 }
 
 /** Rule code runs only from files the user owns and nobody else can write (rule-file-trust.ts). */

@@ -1,13 +1,28 @@
-// The worker thread custom rules run in (isolated-rule.ts): it loads each rule file as the main thread does (the
-// same module hooks: types erased, `import ... from 'pvlint'` resolved to this pvlint), rebuilds the scope's
-// StorageModel from the plain-data snapshot it is sent, runs `check()` and sends the reports back, each naming
-// its resource by reference. The main thread waits for the reply on `signal`; a check that never returns is ended
-// by terminating this thread.
+// The worker thread custom rules are loaded and run in (isolated-rule.ts): it imports each rule file (with the
+// module hooks: types erased, `import ... from 'pvlint'` resolved to this pvlint) and sends back the rule's id and
+// metadata as data, so a module whose top-level code never finishes is stopped like a check that never returns;
+// it rebuilds the scope's StorageModel from the plain-data snapshot it is sent, runs `check()` and sends the
+// reports back, each naming its resource by reference and with its message rendered here. The main thread waits
+// for the reply on `signal`; a load or check that never finishes is ended by terminating this thread.
 import * as nodeModule from 'node:module';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import type { StorageModel } from '../model/storage-model.js';
 import type { ReportDescriptor } from '../types.js';
 import { modelFromSnapshot, type ModelSnapshot, type ResourceRef } from './rule-snapshot.js';
+import { ruleData, shapeProblem, type RuleData } from './rule-shape.js';
+
+/** Import the rule module at `url` and answer with a LoadReply. */
+export interface LoadRequest {
+  load: string;
+}
+
+export interface LoadReply {
+  rule?: RuleData;
+  /** The default export is not a rule: why. */
+  shape?: string;
+  /** The module could not be imported, or its metadata cannot be sent: the error's message and stack. */
+  error?: { message: string; stack?: string };
+}
 
 export interface CheckRequest {
   /** The rule module's URL, with the custom-rule query the hooks look for. */
@@ -22,6 +37,8 @@ export interface ReportData {
   resource: ResourceRef;
   path: ReportDescriptor['path'];
   messageId: string;
+  /** The message, rendered by the rule's meta.messages here (the main thread holds no rule code). */
+  message: string;
   data: unknown;
   severity?: ReportDescriptor['severity'];
   fix?: string;
@@ -70,11 +87,32 @@ function serve({ port, signal, hooksUrl, pvlintUrl }: WorkerInput): void {
     Atomics.store(signal, 0, EXITED);
     Atomics.notify(signal, 0);
   });
-  port.on('message', async (request: CheckRequest) => {
+  const ruleAt = async (url: string) => {
+    if (!modules.has(url)) modules.set(url, import(url));
+    return (await modules.get(url))?.default;
+  };
+  const load = async (url: string) => {
+    let reply: LoadReply;
+    try {
+      const rule = await ruleAt(url);
+      const shape = shapeProblem(rule);
+      reply = shape ? { shape } : { rule: ruleData(rule) };
+    } catch (error) {
+      reply = { error: errorData(error) };
+    }
+    try {
+      port.postMessage(reply);
+    } catch (error) {
+      port.postMessage({ error: { message: `the rule's metadata cannot be sent to pvlint (meta must hold plain data and message functions): ${(error as Error)?.message ?? String(error)}` } } satisfies LoadReply);
+    }
+    Atomics.store(signal, 0, REPLIED);
+    Atomics.notify(signal, 0);
+  };
+  port.on('message', async (request: CheckRequest | LoadRequest) => {
+    if ('load' in request) return load(request.load);
     const reports: ReportData[] = [];
     try {
-      if (!modules.has(request.url)) modules.set(request.url, import(request.url));
-      const rule = (await modules.get(request.url))?.default;
+      const rule = await ruleAt(request.url);
       if (request.snapshot) current = { id: request.snapshotId, ...modelFromSnapshot(request.snapshot) };
       if (!current || current.id !== request.snapshotId) throw new Error('the worker lost the scope it was sent (a bug in pvlint)');
       const { model, refer } = current;
@@ -86,10 +124,13 @@ function serve({ port, signal, hooksUrl, pvlintUrl }: WorkerInput): void {
       Atomics.store(signal, 0, CHECKING);
       Atomics.notify(signal, 0);
       const report = (descriptor: ReportDescriptor) => {
+        const render = rule.meta.messages[descriptor.messageId as string];
+        if (typeof render !== 'function') throw new Error(`unknown messageId ${String(descriptor.messageId)}`);
         reports.push({
           resource: reference(descriptor.resource),
           path: descriptor.path,
           messageId: String(descriptor.messageId),
+          message: render(descriptor.data),
           data: descriptor.data,
           ...(descriptor.severity !== undefined ? { severity: descriptor.severity } : {}),
           ...(descriptor.fix !== undefined ? { fix: descriptor.fix } : {}),
@@ -103,8 +144,12 @@ function serve({ port, signal, hooksUrl, pvlintUrl }: WorkerInput): void {
       }
       answer({ reports });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      answer({ reports, error: { message, ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) } });
+      answer({ reports, error: errorData(error) });
     }
   });
+}
+
+function errorData(error: unknown): { message: string; stack?: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  return { message, ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) };
 }

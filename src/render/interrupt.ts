@@ -39,14 +39,38 @@ export function stopEverything(): void {
 }
 
 const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const;
+type HandledSignal = keyof typeof SIGNAL_NUMBERS;
+
+/** The handlers stopOnSignals() installed (none in a program that embeds lint()). */
+const handlers = new Map<HandledSignal, () => void>();
 
 /** On SIGINT, SIGTERM or SIGHUP: stop everything, then exit as a process killed by that signal would (128 + n). */
 export function stopOnSignals(): void {
-  for (const [signal, number] of Object.entries(SIGNAL_NUMBERS)) {
-    process.once(signal as NodeJS.Signals, () => {
+  for (const [signal, number] of Object.entries(SIGNAL_NUMBERS) as [HandledSignal, number][]) {
+    const handler = () => {
       stopEverything();
       process.exit(128 + number);
-    });
+    };
+    handlers.set(signal, handler);
+    process.once(signal, handler);
+  }
+}
+
+/**
+ * Runs `block`, which holds the main thread (a synchronous wait for a custom rule's worker), so no signal handler
+ * can run until it returns. When nothing is left to clean up, the handlers are set aside for that time: the signal
+ * then takes its default action and ends the process at once (with its threads), which a shell reports as the
+ * same 128 + n. While a renderer or a temporary directory is alive the handlers stay, and a signal is handled
+ * when `block` returns.
+ */
+export function whileSignalsCannotBeHandled<T>(block: () => T): T {
+  if (handlers.size === 0 || processGroups.size > 0 || temporaryDirectories.size > 0) return block();
+  const setAside = [...handlers].filter(([signal, handler]) => process.listeners(signal).includes(handler));
+  for (const [signal, handler] of setAside) process.removeListener(signal, handler);
+  try {
+    return block();
+  } finally {
+    for (const [signal, handler] of setAside) process.once(signal, handler);
   }
 }
 
