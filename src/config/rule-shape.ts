@@ -1,6 +1,7 @@
 // What a custom rule module's default export must look like, and the part of it that is plain data: checked and
 // taken where the module is loaded (the worker thread of isolated-rule.ts, or the main thread when custom rules run
 // in-process), so the main thread never runs the module's code to learn a rule's id and metadata.
+import { rulePageText } from '../engine/rule-module.js';
 import { SEVERITIES, type Severity } from '../types.js';
 
 const RULE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)?$/;
@@ -57,13 +58,7 @@ export function ruleData(rule: any): RuleData {
       ...(typeof meta.catalogueId === 'string' ? { catalogueId: meta.catalogueId } : {}),
       severity: meta.severity,
       ...(meta.kinds !== undefined ? { kinds: [...meta.kinds] } : {}),
-      summary: meta.summary,
-      why: meta.why,
-      trigger: meta.trigger,
-      exceptions: meta.exceptions,
-      fix: meta.fix,
-      reportsAt: meta.reportsAt,
-      references: meta.references,
+      ...rulePageText(meta),
       examples: meta.examples,
       ...(meta.options !== undefined ? { options: { schema: meta.options.schema, defaults: meta.options.defaults } } : {}),
       messageIds: Object.keys(meta.messages),

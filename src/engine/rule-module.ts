@@ -14,3 +14,8 @@ export interface RuleModule<Messages extends MessageMap = MessageMap, Options = 
   meta: RuleMeta<Messages, Options>;
   check(context: RuleContext<Messages, Options>): void;
 }
+
+/** The prose of a rule's page, in the order every projection of a rule (its docs, its data sent between threads) lists it. */
+export function rulePageText(meta: Pick<RuleMeta, 'summary' | 'why' | 'trigger' | 'exceptions' | 'fix' | 'reportsAt' | 'references'>): Pick<RuleMeta, 'summary' | 'why' | 'trigger' | 'exceptions' | 'fix' | 'reportsAt' | 'references'> {
+  return { summary: meta.summary, why: meta.why, trigger: meta.trigger, exceptions: meta.exceptions, fix: meta.fix, reportsAt: meta.reportsAt, references: meta.references };
+}

@@ -1,6 +1,7 @@
 // The documentation every report needs about a rule id, whether the id is a rule module or one of
 // pvlint's own diagnostics (pvlint/parse, ...), which have no module but still need a SARIF descriptor.
 import { DIAGNOSTICS } from '../engine/diagnostic.js';
+import { rulePageText } from '../engine/rule-module.js';
 import type { RuleDescription } from '../review/change-rule.js';
 import type { RuleReference, Severity } from '../types.js';
 
@@ -24,13 +25,7 @@ export function ruleDoc(rule: RuleDescription): RuleDoc {
     id: rule.id,
     kind: 'rule',
     severity: meta.severity,
-    summary: meta.summary,
-    why: meta.why,
-    trigger: meta.trigger,
-    exceptions: meta.exceptions,
-    fix: meta.fix,
-    reportsAt: meta.reportsAt,
-    references: meta.references,
+    ...rulePageText(meta),
     ...(meta.catalogueId ? { catalogueId: meta.catalogueId } : {}),
   };
 }
