@@ -8,16 +8,21 @@ export function readAtMost(file: string, buffer: Buffer): number | undefined {
   try {
     // Without blocking: a FIFO put where a file was listed gives nothing rather than hanging the run.
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    let length = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, length, buffer.length - length, length);
-      if (read === 0) return length;
-      length += read;
-      if (length === buffer.length) return length;
-    }
+    return fillFrom(fd, buffer);
   } catch {
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** Reads from an open file until `buffer` is full or the file ends; how many bytes were read. Throws as readSync does. */
+export function fillFrom(fd: number, buffer: Buffer): number {
+  let length = 0;
+  while (length < buffer.length) {
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+  }
+  return length;
 }

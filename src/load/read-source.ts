@@ -2,9 +2,10 @@
 // is not a regular file (a FIFO would block forever), a file over the size limits, binary content, UTF-16, or bytes
 // that are not UTF-8 (kubectl's YAML reader rejects those too). Other sources (what locators, renderers and SARIF
 // fingerprints read) go through the same checks. Reading never waits on a FIFO and never reads more than the limit allows.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { formatBytes, type Limits } from './limits.js';
+import { fillFrom } from './read-at-most.js';
 import { makeSourceFile } from './source-file.js';
 import type { Severity, SourceFile } from '../types.js';
 
@@ -126,13 +127,7 @@ export function readFileBytes(absPath: string, maxBytes: number, admit?: (size: 
     if (refused) return { problem: refused };
     // Read at most one byte past the limit: a file that grew since stat() is still bounded.
     const buffer = Buffer.allocUnsafe(Math.min(info.size, maxBytes) + 1);
-    let length = 0;
-    for (;;) {
-      const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length >= buffer.length) break;
-    }
+    const length = fillFrom(fd, buffer);
     if (length > maxBytes) {
       return problem('pvlint/limit', `file is larger than the ${formatBytes(maxBytes)} limit (maxFileBytes); it is not read`);
     }

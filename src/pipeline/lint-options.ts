@@ -7,10 +7,11 @@ import type { Limits } from '../load/limits.js';
 import type { ClusterFacts } from '../model/cluster-facts.js';
 import type { StorageModel } from '../model/storage-model.js';
 import type { ChartMapping } from '../render/helm-release/chart-reference.js';
+import type { RendererOptions } from '../render/render-all.js';
 import type { LintedScope, ScopeSummary } from '../report/lint-result.js';
 import type { RawFinding } from '../types.js';
 
-export interface LintOptions {
+export interface LintOptions extends RendererOptions {
   /** Files and directories to lint; `-` reads `stdin`. */
   paths: readonly string[];
   cwd?: string;
@@ -21,18 +22,6 @@ export interface LintOptions {
   rules?: readonly RuleSetting[];
   /** The repo holds every storage object: absent references are missing, not external. */
   bundleComplete?: boolean;
-  /** Command that renders a Kustomize root (the directory is appended); default `kustomize build` if installed, else `kubectl kustomize`. */
-  kustomizeCommand?: string;
-  /** Command used as `<helmCommand> template ...`; default `helm` when on PATH. */
-  helmCommand?: string;
-  /** Values files passed to every `helm template` with `--values`, relative to `cwd`. */
-  helmValues?: readonly string[];
-  /** Release name for `helm template` (default `release-name`, as helm's own default). */
-  helmRelease?: string;
-  /** Release namespace for `helm template`; also the namespace of chart objects that set none (default `default`). */
-  helmNamespace?: string;
-  /** Stop a render that runs longer than this (default 60000). */
-  renderTimeoutMs?: number;
   /**
    * Lint only these environments (names as `--list-environments` prints them and findings carry them); an unknown
    * name throws a UsageError. Undefined: all of them.
@@ -40,10 +29,6 @@ export interface LintOptions {
   environments?: readonly string[];
   /** With `environments`: a name that is not an environment here selects nothing instead of failing (`--base`). */
   allowAbsentEnvironments?: boolean;
-  /** Lint without the environments whose renderer is missing (a note) instead of failing (exit 2). */
-  skipMissingRenderers?: boolean;
-  /** Pass `--enable-helm` to kustomize (kustomizations with `helmCharts`). Never on by default. */
-  enableHelm?: boolean;
   /** Size, count, depth and alias limits; each one missing takes its default (`DEFAULT_LIMITS`, README "Limits"). */
   limits?: Partial<Limits>;
   /**

@@ -20,15 +20,27 @@ import type { LintCache } from '../cache/lint-cache.js';
 import type { SourceCache } from './source-cache.js';
 import type { Finding, SourceLocation } from '../types.js';
 
-export interface RenderSettings {
+/** How the renderers are run: lint()'s options of the same names, passed through as they are. */
+export interface RendererOptions {
+  /** Command that renders a Kustomize root (the directory is appended); default `kustomize build` if installed, else `kubectl kustomize`. */
   kustomizeCommand?: string;
+  /** Command used as `<helmCommand> template ...`; default `helm` when on PATH. */
   helmCommand?: string;
+  /** Values files passed to every `helm template` with `--values`, relative to `cwd`. */
   helmValues?: readonly string[];
+  /** Release name for `helm template` (default `release-name`, as helm's own default). */
   helmRelease?: string;
+  /** Release namespace for `helm template`; also the namespace of chart objects that set none (default `default`). */
   helmNamespace?: string;
+  /** Stop a render that runs longer than this (default 60000). */
   renderTimeoutMs?: number;
+  /** Lint without the environments whose renderer is missing (a note) instead of failing (exit 2). */
   skipMissingRenderers?: boolean;
+  /** Pass `--enable-helm` to kustomize (kustomizations with `helmCharts`). Never on by default. */
   enableHelm?: boolean;
+}
+
+export interface RenderSettings extends RendererOptions {
   /**
    * Configuration's settings for one chart (absolute directory): values files (absolute, applied before `helmValues`,
    * so the command line wins), release and namespace (used when `helmRelease` / `helmNamespace` are not set).
