@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { MessageMap } from '../types.js';
 import type { RuleModule } from '../engine/rule-module.js';
 import type { ConfigProblem } from './problems.js';
-import { ERASE_ERROR_PREFIX, RULE_QUERY } from './ts-hooks.js';
+import { ERASE_ERROR_PREFIX, RULE_QUERY, TS_FILE } from './ts-hooks.js';
 import { DEFAULT_CUSTOM_RULE_TIMEOUT_MS, isolatedCheck, RenderedMessages, RuleTimeout, RuleWorkerPool } from './isolated-rule.js';
 import { ruleData, shapeProblem, type RuleData } from './rule-shape.js';
 
@@ -202,7 +202,7 @@ export async function loadRuleFiles(
     return { rules, problems: files.map((file) => ({ file: display(file), line: 1, column: 1, message: `custom rules need Node.js 20.6 or later (module hooks); this is Node.js ${version}` })) };
   }
   generation++;
-  const pool = running.isolate === false ? undefined : new RuleWorkerPool(PVLINT_URL);
+  const pool = running.isolate === false ? undefined : new RuleWorkerPool(PVLINT_URL, files.some((file) => TS_FILE.test(file)));
   const timeoutMs = running.timeoutMs ?? DEFAULT_CUSTOM_RULE_TIMEOUT_MS;
   for (const file of files) {
     const shown = display(file);

@@ -28,7 +28,7 @@ const MODIFIERS = new Set(['public', 'private', 'protected', 'readonly', 'overri
 let estree: typeof import('@typescript-eslint/typescript-estree') | undefined;
 
 /** typescript-estree pulls in the TypeScript compiler: load it only when a .ts rule file is met. */
-async function loadParser(): Promise<typeof import('@typescript-eslint/typescript-estree')> {
+export async function loadParser(): Promise<typeof import('@typescript-eslint/typescript-estree')> {
   if (!estree) {
     (await import('./pinned-typescript.js')).pinTypescript();
     estree = await import('@typescript-eslint/typescript-estree');

@@ -42,7 +42,8 @@ export class RuleWorkerPool {
   private readonly snapshots = new WeakMap<readonly Resource[], { id: number; resolve: (ref: ResourceRef) => Resource | undefined; snapshot: ReturnType<typeof takeSnapshot>['snapshot'] }>();
   private nextSnapshot = 1;
 
-  constructor(private readonly pvlintUrl: string) {}
+  /** `preloadTypescript`: some rule files are TypeScript, and each worker loads the parser as it starts. */
+  constructor(private readonly pvlintUrl: string, private readonly preloadTypescript = false) {}
 
   /**
    * Imports the rule module at `url` in the worker: its id and metadata, why it is not a rule, or why it could not
@@ -52,21 +53,22 @@ export class RuleWorkerPool {
     const live = this.worker();
     Atomics.store(live.signal, 0, WAITING);
     live.port.postMessage({ load: url } satisfies LoadRequest);
-    const deadline = Date.now() + timeoutMs;
-    // The worker is unref'd: this timer keeps the process alive while the module loads.
-    const keepAlive = setTimeout(() => undefined, timeoutMs);
+    // The worker and its thread are unref'd, and a pending Atomics.waitAsync does not keep the event loop alive
+    // either: without a handle of its own, the process would end, silently and with exit code 0, mid-wait.
+    const keepAlive = setInterval(() => undefined, 1_000);
     try {
-      while (Atomics.load(live.signal, 0) === WAITING) {
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          this.stop();
-          return { error: { message: `the rule module did not finish loading within ${formatSeconds(timeoutMs)} (customRuleTimeout; top-level code that never ends, or a top-level await that never settles?); it was stopped` } };
-        }
-        const waiting = waitAsync(live.signal, 0, WAITING, left);
-        if (waiting.async) await waiting.value;
+      // Starting the worker (and loading the TypeScript parser) is pvlint's time, bounded apart; the deadline counts
+      // from the moment the worker starts importing the module.
+      if (!(await this.waitAsyncWhile(live, WAITING, SETUP_TIMEOUT_MS))) {
+        this.stop();
+        return { error: { message: `its worker thread did not start within ${formatSeconds(SETUP_TIMEOUT_MS)}; it was stopped` } };
+      }
+      if (!(await this.waitAsyncWhile(live, CHECKING, timeoutMs))) {
+        this.stop();
+        return { error: { message: `the rule module did not finish loading within ${formatSeconds(timeoutMs)} (customRuleTimeout; top-level code that never ends, or a top-level await that never settles?); it was stopped` } };
       }
     } finally {
-      clearTimeout(keepAlive);
+      clearInterval(keepAlive);
     }
     const message = receiveMessageOnPort(live.port);
     if (Atomics.load(live.signal, 0) === EXITED || !message) {
@@ -120,6 +122,18 @@ export class RuleWorkerPool {
     return { reply: message.message as CheckReply, resolve: taken.resolve };
   }
 
+  /** Waits, without blocking the thread, while the signal holds `state`, at most `ms`; false when the time ran out. */
+  private async waitAsyncWhile(live: LiveWorker, state: number, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (Atomics.load(live.signal, 0) === state) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      const waiting = waitAsync(live.signal, 0, state, left);
+      if (waiting.async) await waiting.value;
+    }
+    return true;
+  }
+
   /** Blocks while the signal holds `state`, at most `ms`; false when the time ran out. */
   private waitWhile(live: LiveWorker, state: number, ms: number): boolean {
     const deadline = Date.now() + ms;
@@ -139,7 +153,7 @@ export class RuleWorkerPool {
     const signal = new Int32Array(new SharedArrayBuffer(4));
     const channel = new MessageChannel();
     const worker = new Worker(new URL('./rule-worker.js', import.meta.url), {
-      workerData: { port: channel.port2, signal, hooksUrl: new URL('./ts-hooks.js', import.meta.url).href, pvlintUrl: this.pvlintUrl },
+      workerData: { port: channel.port2, signal, hooksUrl: new URL('./ts-hooks.js', import.meta.url).href, pvlintUrl: this.pvlintUrl, preloadTypescript: this.preloadTypescript },
       transferList: [channel.port2],
     });
     worker.unref();

@@ -55,7 +55,10 @@ export interface CheckReply {
 export const WAITING = 0;
 export const REPLIED = 1;
 export const EXITED = 2;
-/** The rule is loaded and the model built: check() starts now, and so does its deadline. */
+/**
+ * The rule's own code runs now, and so does its deadline: check() (the rule is loaded and the model built), or the
+ * module's import (the worker has started and its hooks are ready).
+ */
 export const CHECKING = 3;
 
 interface WorkerInput {
@@ -63,13 +66,15 @@ interface WorkerInput {
   signal: Int32Array;
   hooksUrl: string;
   pvlintUrl: string;
+  /** Load the TypeScript parser while the worker starts: some rule files are TypeScript. */
+  preloadTypescript: boolean;
 }
 
 const input = workerData as WorkerInput | undefined;
 if (input?.port) serve(input);
 
-function serve({ port, signal, hooksUrl, pvlintUrl }: WorkerInput): void {
-  (nodeModule as { register?: typeof nodeModule.register }).register?.(hooksUrl, { data: { pvlintUrl } });
+function serve({ port, signal, hooksUrl, pvlintUrl, preloadTypescript }: WorkerInput): void {
+  (nodeModule as { register?: typeof nodeModule.register }).register?.(hooksUrl, { data: { pvlintUrl, preloadTypescript } });
   const modules = new Map<string, Promise<any>>();
   let current: { id: number; model: StorageModel; refer: (resource: unknown) => ResourceRef | undefined } | undefined;
   const answer = (reply: CheckReply) => {
@@ -91,8 +96,13 @@ function serve({ port, signal, hooksUrl, pvlintUrl }: WorkerInput): void {
     if (!modules.has(url)) modules.set(url, import(url));
     return (await modules.get(url))?.default;
   };
+  // pvlint itself, which `import ... from 'pvlint'` in a rule module loads: pvlint's time, not the rule's.
+  let pvlint: Promise<unknown> | undefined;
   const load = async (url: string) => {
     let reply: LoadReply;
+    await (pvlint ??= import(pvlintUrl).catch(() => undefined));
+    Atomics.store(signal, 0, CHECKING);
+    Atomics.notify(signal, 0);
     try {
       const rule = await ruleAt(url);
       const shape = shapeProblem(rule);

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { InitializeHook, LoadHook, ResolveHook } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { eraseTypes } from './erase-types.js';
+import { eraseTypes, loadParser } from './erase-types.js';
 
 export const RULE_QUERY = 'pvlint-rule';
 /** Prefix of the message of an error thrown for a .ts file whose types cannot be erased; JSON follows. */
@@ -14,8 +14,10 @@ export const ERASE_ERROR_PREFIX = 'pvlint-erase:';
 
 let pvlintUrl = '';
 
-export const initialize: InitializeHook<{ pvlintUrl: string }> = (data) => {
+export const initialize: InitializeHook<{ pvlintUrl: string; preloadTypescript?: boolean }> = async (data) => {
   pvlintUrl = data.pvlintUrl;
+  // register() waits for this: the TypeScript compiler loads while the worker starts, not in a rule's load time.
+  if (data.preloadTypescript) await loadParser();
 };
 
 function marked(url: string | undefined): URL | undefined {
@@ -24,7 +26,7 @@ function marked(url: string | undefined): URL | undefined {
   return parsed.searchParams.has(RULE_QUERY) ? parsed : undefined;
 }
 
-const TS_FILE = /\.m?ts$/;
+export const TS_FILE = /\.m?ts$/;
 
 export const resolve: ResolveHook = async (specifier, context, next) => {
   const parent = marked(context.parentURL);

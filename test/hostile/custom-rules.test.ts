@@ -40,6 +40,17 @@ test('a top-level await that never settles: a configuration error after the load
   assert.match(run.stderr, /did not finish loading within 10 s/);
 });
 
+test('a load that runs out of time always ends in the configuration error: never a silent exit 0 with no output', () => {
+  // The wait for a loading module holds no handle of its own: the process could end mid-wait, with exit code 0 and
+  // nothing printed, when the deadline came (seen on a loaded CI machine). Three runs, each must say why.
+  const dir = repo({ '.pvlint.yaml': 'customRuleTimeout: 0.5\nruleFiles: [rules/odd.mjs]\n', 'rules/odd.mjs': rule('check() {},', 'await new Promise(() => {});'), 'pvc.yaml': PVC('data', 'shop') });
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const run = runPvlint(['--format', 'json', '.'], { cwd: dir });
+    assert.is(run.code, 2, `attempt ${attempt}: exit ${run.code}, stdout ${JSON.stringify(run.stdout.slice(0, 200))}, stderr ${JSON.stringify(run.stderr)}`);
+    assert.match(run.stderr, /did not finish loading within 0\.5 s/);
+  }
+});
+
 test('type stripping keeps statements apart: a type-only line before one that starts with ( or [', async () => {
   const cases: [string, unknown][] = [
     ['const x = { a: 1 }\ntype T = string\n;(x as any).a = 2\nreturn x.a\n', 2],
