@@ -1,12 +1,16 @@
 // Real bug reports (GitHub issues) turned into fixtures: each row is one report, the rule that catches it and where.
 // A regression names the report. Every fixture directory has a PROVENANCE.md with the thread, what broke and why.
-import { readdirSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lint } from '../src/lint.js';
+import { lintWithBase } from '../src/review/review.js';
 import type { Finding } from '../src/types.js';
 import { PROJECT_ROOT } from './helpers/paths.js';
+import { requires } from './helpers/requires.js';
+import { HAS_KUSTOMIZE } from './render/helpers.js';
+import { TempRepo } from './review/helpers.js';
 
 const FIXTURES = 'test/fixtures/bug-reports';
 
@@ -45,6 +49,16 @@ const CAUGHT: readonly Caught[] = [
   { report: 'jupyterhub-no-default-class', url: 'https://github.com/kubernetes/website/issues/26943', rule: 'pvc-classless-without-default', severity: 'note', at: 'hub-db-dir.yaml:10' },
 ];
 
+/**
+ * Reports where a change broke the cluster (the API refused an update): the fixture holds the tree `before/` and
+ * `after/` the change, and pvlint runs with `--base` on a git repository built from them. `at` is in the `after/` tree.
+ */
+const CHANGES: readonly (Caught & { kustomize?: boolean })[] = [
+  { report: 'kustomize-sts-claim-size', url: 'https://github.com/kubernetes-sigs/kustomize/issues/1844', rule: 'immutable-storage-field-change', severity: 'error', at: 'base/statefulset.yaml:31', kustomize: true },
+  { report: 'koperator-static-pvc-resize', url: 'https://github.com/banzaicloud/koperator/issues/469', rule: 'pvc-resize-rejected', severity: 'error', at: 'kafka-storage.yaml:29' },
+  { report: 'zfs-pvc-resize-no-expansion', url: 'https://github.com/ccremer/kubernetes-zfs-provisioner/issues/78', rule: 'pvc-resize-rejected', severity: 'error', at: 'pvc.yaml:11' },
+];
+
 /** Reports whose bug the repo content cannot show (or pvlint does not catch yet): linted for crashes and stray errors only. */
 const NOT_CAUGHT: readonly { report: string; url: string; why: string }[] = [];
 
@@ -70,9 +84,30 @@ for (const row of CAUGHT) {
   });
 }
 
+for (const row of CHANGES) {
+  const test = row.kustomize
+    ? requires(bugReports, HAS_KUSTOMIZE, `the ${row.report} bug report`, 'neither kustomize nor kubectl is on PATH, so its overlay cannot be rendered', 'install kubectl (its kustomize) or kustomize')
+    : bugReports;
+  test(`${row.report} (${row.url}): ${row.rule} ${row.severity} at ${row.at} with --base`, async () => {
+    const repo = new TempRepo();
+    try {
+      const fixture = path.join(PROJECT_ROOT, FIXTURES, row.report);
+      cpSync(path.join(fixture, 'before'), repo.dir, { recursive: true });
+      const base = repo.commit('before');
+      for (const entry of readdirSync(repo.dir)) if (entry !== '.git') rmSync(path.join(repo.dir, entry), { recursive: true });
+      cpSync(path.join(fixture, 'after'), repo.dir, { recursive: true });
+      const { findings } = await lintWithBase({ paths: ['.'], cwd: repo.dir }, { base, newOnly: false });
+      const got = findings.map((f) => `${f.ruleId} ${f.severity} ${f.location.file}:${f.location.region.startLine}`);
+      assert.ok(got.includes(`${row.rule} ${row.severity} ${row.at}`), `expected ${row.rule} ${row.severity} ${row.at}; got:\n  ${got.join('\n  ')}`);
+    } finally {
+      repo.remove();
+    }
+  });
+}
+
 bugReports('every fixture directory is in the table, and has a PROVENANCE.md naming its report', () => {
   const dirs = readdirSync(path.join(PROJECT_ROOT, FIXTURES), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-  const listed = [...new Set([...CAUGHT.map((r) => r.report), ...NOT_CAUGHT.map((r) => r.report)])].sort();
+  const listed = [...new Set([...CAUGHT, ...CHANGES, ...NOT_CAUGHT].map((r) => r.report))].sort();
   assert.equal(listed, dirs);
   for (const dir of dirs) {
     const files = readdirSync(path.join(PROJECT_ROOT, FIXTURES, dir));
