@@ -46,6 +46,7 @@ const CAUGHT: readonly Caught[] = [
   { report: 'azure-disk-pvc-selector', url: 'https://github.com/kubernetes/kubernetes/issues/58413', rule: 'pvc-selector-dynamic-provisioning', severity: 'note', at: 'pvc.yaml:12' },
   { report: 'nfs-client-pvc-selector', url: 'https://github.com/helm/charts/issues/11707', rule: 'pvc-selector-dynamic-provisioning', severity: 'warning', at: 'example.yml:7' },
   { report: 'zammad-sts-shared-claim', url: 'https://github.com/zammad/zammad-helm/pull/25', rule: 'statefulset-shared-claim', severity: 'warning', at: 'statefulset.yaml:25' },
+  { report: 'ebs-static-example-default-class', url: 'https://github.com/kubernetes-sigs/aws-ebs-csi-driver/issues/701', rule: 'pvc-default-class-skips-static-pv', severity: 'warning', at: 'example.yaml:28' },
   { report: 'jupyterhub-no-default-class', url: 'https://github.com/kubernetes/website/issues/26943', rule: 'pvc-classless-without-default', severity: 'note', at: 'hub-db-dir.yaml:10' },
 ];
 
@@ -55,12 +56,19 @@ const CAUGHT: readonly Caught[] = [
  */
 const CHANGES: readonly (Caught & { kustomize?: boolean })[] = [
   { report: 'kustomize-sts-claim-size', url: 'https://github.com/kubernetes-sigs/kustomize/issues/1844', rule: 'immutable-storage-field-change', severity: 'error', at: 'base/statefulset.yaml:31', kustomize: true },
+  { report: 'headlamp-pvc-removed', url: 'https://github.com/devantler-tech/platform/issues/3167', rule: 'storage-removed-in-use', severity: 'error', at: 'k8s/bases/apps/headlamp/deployment.yaml:27', kustomize: true },
   { report: 'koperator-static-pvc-resize', url: 'https://github.com/banzaicloud/koperator/issues/469', rule: 'pvc-resize-rejected', severity: 'error', at: 'kafka-storage.yaml:29' },
   { report: 'zfs-pvc-resize-no-expansion', url: 'https://github.com/ccremer/kubernetes-zfs-provisioner/issues/78', rule: 'pvc-resize-rejected', severity: 'error', at: 'pvc.yaml:11' },
 ];
 
 /** Reports whose bug the repo content cannot show (or pvlint does not catch yet): linted for crashes and stray errors only. */
-const NOT_CAUGHT: readonly { report: string; url: string; why: string }[] = [];
+const NOT_CAUGHT: readonly { report: string; url: string; why: string }[] = [
+  {
+    report: 'karpenter-zone-affinity-conflict', url: 'https://github.com/aws/karpenter-provider-aws/issues/2971',
+    why: 'the worker\'s EBS volume was provisioned in us-east-2a and the autoscaler then offered nodes only in other zones: ' +
+      'the zone lives in the dynamically provisioned PV and in the node pools, neither of which is in the repo',
+  },
+];
 
 const bugReports = suite('bug reports');
 
