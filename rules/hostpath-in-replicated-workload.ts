@@ -49,10 +49,9 @@ function databaseOn(template: PodTemplate, volume: PodVolume): DbHit | undefined
  * class no StorageClass in the repo defines but PVs carry (the docs' "manual") — and every PV in the repo that fits it
  * is a hostPath directory without node affinity: then whichever one the controller picks, the data is node-local.
  */
-function staticHostPathVolume(model: StorageModel, pvc: Resource): Resource | undefined {
+function staticHostPathVolume(model: StorageModel, pvc: Resource, volumes: readonly Resource[]): Resource | undefined {
   const own = model.classOfClaim(pvc.object);
   if (!own.set) return undefined;
-  const volumes = model.ofKind('PersistentVolume');
   if (own.name !== '') {
     if (model.storageClassFor(own.name, pvc).status === 'found') return undefined;
     if (!volumes.some((pv) => model.classOfVolume(pv.object) === own.name)) return undefined;
@@ -156,6 +155,7 @@ spec:
   },
   check({ model, report }) {
     const pvFindings = new Set<Resource>();
+    const volumes = model.ofKind('PersistentVolume');
     for (const template of model.templates) {
       if (!KINDS.has(template.kind)) continue;
       if (nodePinOf(template) !== undefined) continue;
@@ -194,7 +194,7 @@ spec:
         const pvc = model.closestClaimDefinition(namespace, volume.claimName, template.workload);
         if (!pvc) continue;
         const volumeName = pvc.object?.spec?.volumeName;
-        const pv = model.boundVolumeOf(pvc)?.pv ?? (typeof volumeName === 'string' && volumeName !== '' ? undefined : staticHostPathVolume(model, pvc));
+        const pv = model.boundVolumeOf(pvc)?.pv ?? (typeof volumeName === 'string' && volumeName !== '' ? undefined : staticHostPathVolume(model, pvc, volumes));
         const hostPath = pv?.object?.spec?.hostPath?.path;
         if (!pv || typeof hostPath !== 'string' || pv.object?.spec?.nodeAffinity?.required != null || pvFindings.has(pv)) continue;
         if (systemPath(hostPath)) continue;

@@ -122,6 +122,10 @@ spec:
     },
   },
   check({ model, report }) {
+    // Classes that PersistentVolumes in the repo carry: static-binding labels, not classes the repo forgot.
+    let pvClasses: Set<string> | undefined;
+    const carriedByVolumes = (name: string) =>
+      (pvClasses ??= new Set(model.ofKind('PersistentVolume').map((pv) => model.classOfVolume(pv.object)))).has(name);
     for (const template of model.templates) {
       const node = template.spec?.nodeName;
       if (typeof node !== 'string' || node === '') continue;
@@ -150,7 +154,7 @@ spec:
               });
               continue;
             }
-            if (lookup.status !== 'found' && !model.bundleComplete && !model.ofKind('PersistentVolume').some((pv) => model.classOfVolume(pv.object) === effective.name)) {
+            if (lookup.status !== 'found' && !model.bundleComplete && !carriedByVolumes(effective.name)) {
               report({
                 resource: template.workload, path: nodeNamePath, messageId: 'unknownClass', severity: 'note',
                 data: { ...base, storageClass: effective.name }, related: [claimRelated],
