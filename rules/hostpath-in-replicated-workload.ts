@@ -1,10 +1,12 @@
 // R25: a workload that can run on any node writes its data to a hostPath directory (or a hostPath PV).
 import { defineRule } from '../src/define-rule.js';
+import { nearestDefinitions } from '../src/model/claims.js';
 import { databaseContainer } from '../src/model/databases.js';
 import { coveringMount, isWithin, podContainers, usesOfContainer } from '../src/model/mounts.js';
 import { nodePinOf } from '../src/model/placement.js';
 import { getPath, type PodTemplate, type PodVolume } from '../src/model/pod-templates.js';
 import { containerLabel } from '../src/model/wiring.js';
+import type { StorageModel } from '../src/model/storage-model.js';
 import type { JsonPath, Resource } from '../src/types.js';
 
 const KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Rollout', 'Job', 'CronJob', 'Pod']);
@@ -42,6 +44,24 @@ function databaseOn(template: PodTemplate, volume: PodVolume): DbHit | undefined
   return undefined;
 }
 
+/**
+ * The PV a claim without volumeName or claimRef will bind when it can only bind pre-created volumes — class "", or a
+ * class no StorageClass in the repo defines but PVs carry (the docs' "manual") — and every PV in the repo that fits it
+ * is a hostPath directory without node affinity: then whichever one the controller picks, the data is node-local.
+ */
+function staticHostPathVolume(model: StorageModel, pvc: Resource, volumes: readonly Resource[]): Resource | undefined {
+  const own = model.classOfClaim(pvc.object);
+  if (!own.set) return undefined;
+  if (own.name !== '') {
+    if (model.storageClassFor(own.name, pvc).status === 'found') return undefined;
+    if (!volumes.some((pv) => model.classOfVolume(pv.object) === own.name)) return undefined;
+  }
+  const fitting = volumes.filter((pv) => model.matchVolumeToClaim(pvc, pv).mismatches.length === 0);
+  if (fitting.length === 0) return undefined;
+  const nodeLocal = (pv: Resource) => typeof pv.object?.spec?.hostPath?.path === 'string' && pv.object?.spec?.nodeAffinity?.required == null;
+  return fitting.every(nodeLocal) ? nearestDefinitions(fitting, pvc)[0] : undefined;
+}
+
 export default defineRule({
   id: 'hostpath-in-replicated-workload',
   meta: {
@@ -59,7 +79,9 @@ export default defineRule({
     trigger:
       'A Deployment, StatefulSet, ReplicaSet, ReplicationController, Argo Rollout, Job, CronJob or Pod whose pod template mounts ' +
       'a `hostPath` volume without `readOnly`; or that writes a claim bound (in the repo) to a PersistentVolume with ' +
-      '`spec.hostPath` and no node affinity. Error when the mount holds the data directory of a database container (§8.1 ' +
+      '`spec.hostPath` and no node affinity — by `volumeName` or `claimRef`, or because the claim can only bind pre-created ' +
+      'PVs (class `""`, or a class such as `manual` that only PersistentVolumes in the repo carry) and every PV in the repo ' +
+      'that fits it is such a directory. Error when the mount holds the data directory of a database container (§8.1 ' +
       'images with a verified path), warning otherwise.',
     exceptions:
       'DaemonSets (node agents by design); read-only mounts; node system paths (`/proc`, `/sys`, `/dev`, `/run`, `/var/run`, ' +
@@ -133,6 +155,7 @@ spec:
   },
   check({ model, report }) {
     const pvFindings = new Set<Resource>();
+    const volumes = model.ofKind('PersistentVolume');
     for (const template of model.templates) {
       if (!KINDS.has(template.kind)) continue;
       if (nodePinOf(template) !== undefined) continue;
@@ -170,8 +193,8 @@ spec:
         const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
         const pvc = model.closestClaimDefinition(namespace, volume.claimName, template.workload);
         if (!pvc) continue;
-        const bound = model.boundVolumeOf(pvc);
-        const pv = bound?.pv;
+        const volumeName = pvc.object?.spec?.volumeName;
+        const pv = model.boundVolumeOf(pvc)?.pv ?? (typeof volumeName === 'string' && volumeName !== '' ? undefined : staticHostPathVolume(model, pvc, volumes));
         const hostPath = pv?.object?.spec?.hostPath?.path;
         if (!pv || typeof hostPath !== 'string' || pv.object?.spec?.nodeAffinity?.required != null || pvFindings.has(pv)) continue;
         if (systemPath(hostPath)) continue;

@@ -9,7 +9,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R05',
     severity: 'error',
-    severities: ['warning'],
+    severities: ['warning', 'note'],
     kinds: ['PersistentVolumeClaim', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A claim with a label selector expects dynamic provisioning, but provisioners never create volumes for claims with a selector.',
     why:
@@ -23,11 +23,15 @@ export default defineRule({
       'StorageClass — its own, or the repo\'s default class when it sets none — is in the repo with a provisioner other ' +
       'than kubernetes.io/no-provisioner, while no PersistentVolume in the repo can bind it (the static matching of ' +
       'pv-pvc-static-mismatch: access modes, capacity, volume mode, class and the selector). Error when the bundle is ' +
-      'declared complete; warning otherwise (a matching PV may exist outside the repo).',
+      'declared complete; warning otherwise (a matching PV may exist outside the repo). A note when the class is not in the ' +
+      'repo and no PersistentVolume in the repo carries it: whether it provisions is the cluster\'s to say, and the cloud ' +
+      'classes such a claim usually names (gp2, managed-premium, standard-rwo) do.',
     exceptions:
       'Silent when a PV in the repo matches (selectors with In/Exists/NotIn/DoesNotExist requirements are evaluated ' +
       'exactly), when the claim sets volumeName (the selector is then ignored), when its class is "" or a ' +
-      'no-provisioner class (pv-pvc-static-mismatch reports those), and when the class is not in the repo.',
+      'no-provisioner class (pv-pvc-static-mismatch reports those), when the class is not in the repo but PersistentVolumes ' +
+      'in the repo carry it (a static-binding label, pv-pvc-static-mismatch\'s), and in a complete bundle when the class is ' +
+      'not in it (pvc-unknown-storageclass\'s error).',
     fix:
       'Drop the selector to let the StorageClass provision a volume, or create matching PersistentVolumes and give the ' +
       'claim a class that does not provision (`storageClassName: ""` or a kubernetes.io/no-provisioner class).',
@@ -42,6 +46,10 @@ export default defineRule({
         `${d.claim} has a label selector, and its StorageClass "${d.storageClass}"${d.defaulted ? ' (the default class)' : ''} provisions volumes with ${d.provisioner}; ` +
         `provisioners never create a volume for a claim with a selector ("claim Selector is not supported"), and ${d.pvs}, ` +
         `so the claim stays Pending${d.complete ? '' : ' unless a matching PersistentVolume exists outside the repo'}.`,
+      selectorUnknownClass: (d: { claim: string; storageClass: string; defaulted: boolean; pvs: string }) =>
+        `${d.claim} has a label selector and StorageClass "${d.storageClass}"${d.defaulted ? ' (the default class)' : ''}, which is not in the repo: ` +
+        'if that class provisions volumes, the provisioner refuses a claim with a selector ("claim Selector is not supported"), ' +
+        `and ${d.pvs}; the claim binds only a pre-created PersistentVolume of that class whose labels match, else it stays Pending.`,
     },
     examples: {
       invalid: [
@@ -89,23 +97,29 @@ spec:
       const effective = model.effectiveClassOfClaim(claim.object);
       if (effective.name === undefined || effective.name === '' || isPlaceholder(effective.name)) continue;
       const lookup = model.storageClassFor(effective.name, claim.resource);
-      if (lookup.status !== 'found') continue;
+      const names = claim.origin === 'claim-template' ? claimTemplateNames(claim) : [claim.claimName];
+      const matches = () => volumes.some((pv) => names.some((name) => model.matchVolumeToClaim(asClaimResource(claim, name), pv).mismatches.length === 0));
+      const label = claim.label + (claim.origin === 'pvc' ? ` in namespace "${claim.namespace}"` : '');
+      const pvs = volumes.length === 0 ? 'the repo has no PersistentVolume for it' : 'no PersistentVolume in the repo matches it';
+      if (lookup.status !== 'found') {
+        // A class that only PersistentVolumes name is a static-binding label (pv-pvc-static-mismatch's); a missing class in a
+        // complete bundle is pvc-unknown-storageclass's error.
+        if (model.bundleComplete || volumes.some((pv) => model.classOfVolume(pv.object) === effective.name) || matches()) continue;
+        report({
+          resource: claim.resource, path: claimPath(claim, 'spec', 'selector'), messageId: 'selectorUnknownClass', severity: 'note',
+          data: { claim: label, storageClass: effective.name, defaulted: effective.defaulted, pvs },
+        });
+        continue;
+      }
       const provisioner = lookup.value.object?.provisioner;
       if (typeof provisioner !== 'string' || provisioner === '' || provisioner === NO_PROVISIONER) continue;
-      const names = claim.origin === 'claim-template' ? claimTemplateNames(claim) : [claim.claimName];
-      const matches = volumes.some((pv) => names.some((name) => model.matchVolumeToClaim(asClaimResource(claim, name), pv).mismatches.length === 0));
-      if (matches) continue;
+      if (matches()) continue;
       report({
         resource: claim.resource,
         path: claimPath(claim, 'spec', 'selector'),
         messageId: 'selector',
         severity: model.bundleComplete ? 'error' : 'warning',
-        data: {
-          claim: claim.label + (claim.origin === 'pvc' ? ` in namespace "${claim.namespace}"` : ''),
-          storageClass: effective.name, provisioner, defaulted: effective.defaulted,
-          pvs: volumes.length === 0 ? 'the repo has no PersistentVolume for it' : 'no PersistentVolume in the repo matches it',
-          complete: model.bundleComplete,
-        },
+        data: { claim: label, storageClass: effective.name, provisioner, defaulted: effective.defaulted, pvs, complete: model.bundleComplete },
         related: [{ resource: lookup.value, path: ['provisioner'], message: `StorageClass "${lookup.value.name}"` }],
       });
     }

@@ -54,7 +54,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R02',
     severity: 'error',
-    severities: ['note'],
+    severities: ['warning', 'note'],
     kinds: ['PersistentVolumeClaim', 'StatefulSet', 'Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A claim pre-bound with spec.volumeName to a PersistentVolume that cannot bind it stays Pending forever.',
     why:
@@ -72,7 +72,8 @@ export default defineRule({
       'two claims name the same X, or a template that creates several claims (a StatefulSet with replicas > 1, a ' +
       'Deployment\'s ephemeral volume) names one. A PV that is not in the repo is a note ("retried until it appears"), an ' +
       'error when the bundle is declared complete. A claim without storageClassName naming a PV without class, while ' +
-      'the repo shows no default class, is a note: it binds only on clusters without a default StorageClass.',
+      'the repo shows no default class, is a warning: it binds only on clusters without a default StorageClass, and most ' +
+      'clusters have one (silent when the bundle is declared complete, which then shows there is none).',
     exceptions:
       'Silent when the PV\'s claimRef names this claim: the controller binds it without further checks. A claimRef that ' +
       'names this claim but carries a stale `uid` is pv-claimref-stale-uid\'s finding. Selector and PV nodeAffinity are ' +
@@ -234,9 +235,11 @@ spec:
       if (failures.length === 0) {
         // The omitted-class trap: fine without a default class, broken on a cluster that has one.
         const own = model.classOfClaim(claim.object);
-        if (!own.set && model.effectiveClassOfClaim(claim.object).name === undefined && model.classOfVolume(pv.object) === '') {
+        // A warning, like pvc-default-class-skips-static-pv for the same admission step: clusters without a default class
+        // are the exception, and a complete bundle without one is the only place the claim is known to keep no class.
+        if (!own.set && !model.bundleComplete && model.effectiveClassOfClaim(claim.object).name === undefined && model.classOfVolume(pv.object) === '') {
           report({
-            resource: claim.resource, path: claimPath(claim, 'spec', 'storageClassName'), messageId: 'defaultTrap', severity: 'note',
+            resource: claim.resource, path: claimPath(claim, 'spec', 'storageClassName'), messageId: 'defaultTrap', severity: 'warning',
             data: base, related,
           });
         }

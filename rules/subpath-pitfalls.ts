@@ -1,7 +1,7 @@
 // R29: subPath mounts that validate but misbehave: ConfigMap/Secret subPath mounts never update, and a subPath
 // directory the kubelet creates is owned by root, which a non-root container cannot write.
 import { defineRule } from '../src/define-rule.js';
-import { effectiveUser, fsGroupOf, podContainers, usesOfContainer, volumeNamed } from '../src/model/mounts.js';
+import { effectiveUser, fsGroupOf, isWithin, podContainers, usesOfContainer, volumeNamed } from '../src/model/mounts.js';
 import { getPath, WORKLOAD_KINDS, type PodTemplate } from '../src/model/pod-templates.js';
 import { containerLabel } from '../src/model/wiring.js';
 import type { JsonPath } from '../src/types.js';
@@ -42,7 +42,7 @@ export default defineRule({
     severity: 'note',
     // ConfigMaps and Secrets: the projected keys a subPath names (read, not required for the rule to run usefully).
     kinds: [...WORKLOAD_KINDS, 'ConfigMap', 'Secret'],
-    summary: 'A subPath mount that is valid but misbehaves: a ConfigMap/Secret subPath never receives updates, and a subPath directory the kubelet creates is root-owned for a non-root container.',
+    summary: 'A subPath mount that is valid but misbehaves: a ConfigMap/Secret subPath never receives updates, a subPath directory the kubelet creates is root-owned for a non-root container, and an emptyDir subPath inside a ConfigMap/Secret mount is a directory where the volume may hold a file.',
     why:
       'A `subPath` mount binds one file or directory of the volume into the container once, at container start. ConfigMap, ' +
       'Secret and projected volumes are updated by swapping a symlink in the volume, which a subPath bind never follows: "A ' +
@@ -54,27 +54,38 @@ export default defineRule({
       '(a) A `volumeMounts[]` entry with `subPath` or `subPathExpr` on a configMap, secret or projected volume, in a ' +
       'long-running workload; (b) a `subPath`/`subPathExpr` mount of a claim (PVC, claim template or generic ephemeral volume) in ' +
       'a container that runs as non-root (`runAsUser` ≠ 0 or `runAsNonRoot: true`, container or pod level) in a pod without ' +
-      '`securityContext.fsGroup`. Both are notes: the YAML cannot show whether the app reloads its config or whether the ' +
-      'directory already exists.',
+      '`securityContext.fsGroup`; (c) a `subPath` mount of an emptyDir that no init container mounts, whose mountPath lies inside ' +
+      'the mount of a configMap, secret, projected or downwardAPI volume of the same container. All are notes: the YAML cannot ' +
+      'show whether the app reloads its config, whether the directory already exists, or whether the ConfigMap has a key at ' +
+      'that path.',
     exceptions:
       '(a) is skipped for Jobs and CronJobs (short-lived pods), init containers, pod templates with a checksum annotation ' +
       '(`checksum/config`, the Helm pattern that rolls pods on change) or a Stakater Reloader annotation, Kustomize-generated ' +
       'names (a content-hash suffix: a change creates a new object and rolls the pods), and ConfigMaps/Secrets in the repo marked ' +
       '`immutable: true`. (b) is skipped when an init container mounts the same volume (it usually prepares the directory), and ' +
-      'for emptyDir volumes (their root is world-writable). Invalid subPaths are the subpath-invalid rule\'s finding; subPath on a ' +
+      'for emptyDir volumes (their root is world-writable). (c) is skipped when an init container mounts the emptyDir (it may ' +
+      'write the file first). Invalid subPaths are the subpath-invalid rule\'s finding; subPath on a ' +
       'Block claim is volume-mode-mount-mismatch\'s.',
     fix:
       '(a) Mount the whole ConfigMap/Secret as a directory (files update in place), or roll the pods on change (a checksum ' +
       'annotation, Reloader, a Kustomize configMapGenerator). (b) Set `securityContext.fsGroup` to the app\'s group, or create ' +
-      'the directory in an init container running as the app\'s user, or mount the whole volume.',
+      'the directory in an init container running as the app\'s user, or mount the whole volume. (c) Mount the file outside the ' +
+      'ConfigMap\'s directory, list only the keys you need with `items`, or have an init container write the file into the emptyDir.',
     reportsAt: 'The `subPath` / `subPathExpr` of the mount.',
     references: [
       { title: 'Kubernetes docs: ConfigMaps, "Mounted ConfigMaps are updated automatically" (subPath mounts are not)', url: 'https://kubernetes.io/docs/concepts/configuration/configmap/#mounted-configmaps-are-updated-automatically' },
       { title: 'kubernetes/kubernetes#95945: subPath owner/group should be set to runAsUser/fsGroup instead of root', url: 'https://github.com/kubernetes/kubernetes/issues/95945' },
       { title: 'kubernetes/kubernetes#91752: kubelet does not set the owner of a subPath directory', url: 'https://github.com/kubernetes/kubernetes/issues/91752' },
+      { title: 'kubernetes/kubernetes#61545: subPath file inside a ConfigMap mount fails with "not a directory" since 1.9.4', url: 'https://github.com/kubernetes/kubernetes/issues/61545' },
+      { title: 'kubernetes/kubernetes#60814 (CVE-2017-1002102): Secret, configMap, downwardAPI and projected volumes are mounted read-only', url: 'https://github.com/kubernetes/kubernetes/issues/60814' },
       { title: 'kubelet kubelet_pods.go makeMounts (creates a missing subPath with the volume root\'s mode)', url: 'https://github.com/kubernetes/kubernetes/blob/master/pkg/kubelet/kubelet_pods.go' },
     ],
     messages: {
+      dirInProjection: (d: { kind: string; workload: string; container: string; field: string; value: string; volume: string; mountPath: string; outer: string; outerPath: string; relative: string }) =>
+        `${d.kind} "${d.workload}": ${d.container} mounts emptyDir "${d.volume}" with ${d.field} "${d.value}" at ${d.mountPath}, inside the ` +
+        `${d.outer} mounted at ${d.outerPath}: nothing has written "${d.value}" into the new emptyDir, so the kubelet creates it as an ` +
+        `empty directory. If the volume at ${d.outerPath} has a file "${d.relative}", a directory is mounted onto that file and the ` +
+        'container does not start ("not a directory"); otherwise the app finds an empty directory where it expects a file.',
       noUpdates: (d: { kind: string; workload: string; container: string; field: string; value: string; source: string; objects: string }) =>
         `${d.kind} "${d.workload}": ${d.container} mounts ${d.source}${d.objects} with ${d.field} "${d.value}": a subPath mount never ` +
         'receives updates, so after the object changes the container keeps the old content until the pod is recreated.',
@@ -164,6 +175,26 @@ spec:
               data: { ...base, source: `${source} volume "${ref.name}"`, objects: objects.length > 0 ? ` (${objects.map((o) => `${o.kind} "${o.name}"`).join(', ')})` : '' },
             });
             continue;
+          }
+          if (ref.kind === 'emptyDir' && field === 'subPath' && !initVolumes.has(use.volumeName) && use.target !== undefined) {
+            const outer = usesOfContainer(template, container).find((o) =>
+              o !== use && o.type === 'mount' && o.target !== undefined && o.subPath === undefined && o.subPathExpr === undefined &&
+              volumeNamed(template, o.volumeName)?.kind === 'projection' && isWithin(use.target!, o.target) &&
+              !isWithin(o.target, use.target!));
+            if (outer) {
+              const outerRef = volumeNamed(template, outer.volumeName)!;
+              const outerPath = outer.target!.replace(/\/+$/, '');
+              report({
+                resource: template.workload, path, messageId: 'dirInProjection',
+                data: {
+                  ...base, volume: use.volumeName, mountPath: use.target, outerPath,
+                  outer: `${outerRef.volume?.source ?? 'projection'} volume "${outer.volumeName}"`,
+                  relative: use.target.replace(/\/+$/, '').slice(outerPath.length + 1),
+                },
+                related: [{ resource: template.workload, path: outer.path, message: `${outer.volumeName} mounted at ${outer.target}` }],
+              });
+              continue;
+            }
           }
           if (ref.kind === 'claim' || ref.kind === 'claim-template' || ref.kind === 'ephemeral') {
             if (fsGroup !== undefined || initVolumes.has(use.volumeName)) continue;

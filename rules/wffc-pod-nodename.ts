@@ -26,7 +26,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R22',
     severity: 'error',
-    severities: ['warning'],
+    severities: ['warning', 'note'],
     kinds: ['Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A pod template sets spec.nodeName and uses a claim of a WaitForFirstConsumer StorageClass (never bound) or a ReadWriteOncePod claim (one-pod check skipped).',
     why:
@@ -39,21 +39,29 @@ export default defineRule({
     trigger:
       'A pod template with a non-empty `spec.nodeName` that mounts a claim — a PersistentVolumeClaim in the repo, a StatefulSet ' +
       'claim template or a generic ephemeral volume — whose effective StorageClass (its own, or the default class of the repo) is ' +
-      'in the repo with `volumeBindingMode: WaitForFirstConsumer` (error); or a claim whose access modes are ReadWriteOncePod ' +
-      '(warning).',
+      'in the repo with `volumeBindingMode: WaitForFirstConsumer` (error); a claim not yet bound whose class names no ' +
+      'StorageClass in the repo and no PersistentVolume in the repo (note: the cluster\'s class decides, and node-local ' +
+      'classes such as local-path-provisioner\'s `local-path` are WaitForFirstConsumer); or a claim whose access modes are ' +
+      'ReadWriteOncePod (warning).',
     exceptions:
       'Claims already bound or reserved — `spec.volumeName` set, a PV in the repo whose `claimRef` names the claim — bind without ' +
-      'the scheduler; a claim annotated `volume.kubernetes.io/selected-node` is provisioned for that node. Classes and claims ' +
-      'that are not in the repo are not guessed at.',
+      'the scheduler; a claim annotated `volume.kubernetes.io/selected-node` is provisioned for that node. Claims that are not ' +
+      'in the repo, claims without a class while the repo shows no default class, and classes that PersistentVolumes in the ' +
+      'repo carry (static binding, which does not wait for the scheduler unless the class says so) are not reported.',
     fix:
       'Replace `nodeName` with `nodeSelector: {kubernetes.io/hostname: <node>}` (or required node affinity on that label), so ' +
       'the scheduler places the pod and binds its claims.',
     reportsAt: 'The pod template\'s `spec.nodeName`; related: the claim and its StorageClass.',
     references: [
       { title: 'Kubernetes docs: Storage Classes, "Volume binding mode" (do not use nodeName with WaitForFirstConsumer)', url: 'https://kubernetes.io/docs/concepts/storage/storage-classes/#volume-binding-mode' },
+      { title: 'rancher/local-path-provisioner deploy/local-path-storage.yaml (StorageClass local-path, volumeBindingMode: WaitForFirstConsumer)', url: 'https://github.com/rancher/local-path-provisioner/blob/master/deploy/local-path-storage.yaml' },
       { title: 'KEP-2485: ReadWriteOncePod PersistentVolume access mode (scheduler enforcement, nodeName bypass)', url: 'https://github.com/kubernetes/enhancements/blob/master/keps/sig-storage/2485-read-write-once-pod-pv-access-mode/README.md' },
     ],
     messages: {
+      unknownClass: (d: { kind: string; workload: string; node: string; origin: string; claim: string; storageClass: string }) =>
+        `${d.kind} "${d.workload}" sets nodeName "${d.node}" and mounts ${d.origin} "${d.claim}" of StorageClass "${d.storageClass}", ` +
+        'which is not in the repo: if that class is WaitForFirstConsumer (local-path-provisioner\'s local-path is), nodeName ' +
+        'bypasses the scheduler that would bind the claim, so it stays Pending ("waiting for first consumer") and the pod never starts.',
       wffc: (d: { kind: string; workload: string; node: string; origin: string; claim: string; storageClass: string }) =>
         `${d.kind} "${d.workload}" sets nodeName "${d.node}" and mounts ${d.origin} "${d.claim}" of StorageClass "${d.storageClass}", ` +
         'which is WaitForFirstConsumer: nodeName bypasses the scheduler, so the claim is never provisioned or bound and the pod ' +
@@ -114,6 +122,10 @@ spec:
     },
   },
   check({ model, report }) {
+    // Classes that PersistentVolumes in the repo carry: static-binding labels, not classes the repo forgot.
+    let pvClasses: Set<string> | undefined;
+    const carriedByVolumes = (name: string) =>
+      (pvClasses ??= new Set(model.ofKind('PersistentVolume').map((pv) => model.classOfVolume(pv.object)))).has(name);
     for (const template of model.templates) {
       const node = template.spec?.nodeName;
       if (typeof node !== 'string' || node === '') continue;
@@ -139,6 +151,13 @@ spec:
                 resource: template.workload, path: nodeNamePath, messageId: 'wffc', severity: 'error',
                 data: { ...base, storageClass: storageClass.name },
                 related: [claimRelated, { resource: storageClass, path: ['volumeBindingMode'], message: `StorageClass "${storageClass.name}"` }],
+              });
+              continue;
+            }
+            if (lookup.status !== 'found' && !model.bundleComplete && !carriedByVolumes(effective.name)) {
+              report({
+                resource: template.workload, path: nodeNamePath, messageId: 'unknownClass', severity: 'note',
+                data: { ...base, storageClass: effective.name }, related: [claimRelated],
               });
               continue;
             }

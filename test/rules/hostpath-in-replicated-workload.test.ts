@@ -17,6 +17,18 @@ spec:
         - name: ${opts.volume ?? 'host'}
           hostPath: {path: ${opts.path}${opts.type ? `, type: ${opts.type}` : ''}}
 `;
+/** A Deployment writing claim `data`. */
+const writer = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app}
+spec:
+  selector: {matchLabels: {app: app}}
+  template:
+    metadata: {labels: {app: app}}
+    spec:
+      containers: [{name: app, image: app, volumeMounts: [{name: data, mountPath: /data}]}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+`;
 const hostPathPv = (nodeAffinity = '') => `apiVersion: v1
 kind: PersistentVolume
 metadata: {name: pv-host}
@@ -35,17 +47,33 @@ spec:
   accessModes: [ReadWriteOnce]
   resources: {requests: {storage: 1Gi}}
 ---
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: app}
+${writer}`;
+
+/** A claim of class `manual` with no volumeName: it binds whichever PV of that class fits (the Kubernetes docs' task). */
+const manualPv = (name: string, extra = '') => `apiVersion: v1
+kind: PersistentVolume
+metadata: {name: ${name}}
 spec:
-  selector: {matchLabels: {app: app}}
-  template:
-    metadata: {labels: {app: app}}
-    spec:
-      containers: [{name: app, image: app, volumeMounts: [{name: data, mountPath: /data}]}]
-      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+  storageClassName: manual
+  capacity: {storage: 5Gi}
+  accessModes: [ReadWriteOnce]
+  hostPath: {path: /mnt/${name}}${extra}
+---
 `;
+const manualClaim = (storageClass = 'manual') => `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  storageClassName: ${storageClass}
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 3Gi}}
+---
+${writer}`;
+const pinned = `
+  nodeAffinity:
+    required:
+      nodeSelectorTerms:
+        - matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [node-1]}]`;
 
 ruleTester(rule, {
   valid: [
@@ -64,8 +92,19 @@ ruleTester(rule, {
       nodeSelectorTerms:
         - matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [node-1]}]`),
     },
+    { name: 'a class-matched claim that may also bind a pinned PV', code: manualPv('pv-a') + manualPv('pv-b', pinned) + manualClaim() },
+    {
+      name: 'a class defined by a StorageClass in the repo may be provisioned, not bound to the hostPath PV',
+      code: manualPv('pv-a') + 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: manual}\nprovisioner: rancher.io/local-path\n---\n' + manualClaim(),
+    },
+    { name: 'a hostPath PV too small for the claim is not its volume', code: manualPv('pv-a').replace('5Gi', '1Gi') + manualClaim() },
   ],
   invalid: [
+    {
+      name: 'a claim of a class only hostPath PVs carry binds one of them: class-matched, not named',
+      code: manualPv('pv-a') + manualClaim(),
+      errors: [{ messageId: 'persistentVolume', resource: 'PersistentVolume//pv-a', path: ['spec', 'hostPath', 'path'], messageIncludes: ['PersistentVolumeClaim "data"'] }],
+    },
     {
       name: 'a Deployment writing a hostPath directory',
       code: workload({ path: '/srv/data' }),

@@ -45,12 +45,19 @@ ruleTester(rule, {
     },
     { name: 'a no-provisioner class is pv-pvc-static-mismatch\'s', code: sc('local', 'kubernetes.io/no-provisioner') + pvc(IN, 'local') },
     { name: 'class "" is pv-pvc-static-mismatch\'s', code: pvc(IN, '') },
-    { name: 'a class not in the repo', code: pvc(IN, 'somewhere') },
+    { name: 'a class not in the repo that a matching PV in the repo carries', code: pv('tier: fast', 'somewhere') + pvc(IN, 'somewhere') },
+    { name: 'a class not in the repo used by PVs as a static label (pv-pvc-static-mismatch\'s)', code: pv('tier: slow', 'somewhere') + pvc(IN, 'somewhere') },
+    { name: 'a class not in a complete bundle (pvc-unknown-storageclass\'s error)', code: pvc(IN, 'somewhere'), model: { bundleComplete: true } },
     { name: 'no class and no default class', code: pvc(IN, null) },
     { name: 'volumeName set: the selector is ignored', code: sc('gp3', 'ebs.csi.aws.com') + pvc(IN, 'gp3', '\n  volumeName: pv-9') },
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
   ],
   invalid: [
+    {
+      name: 'a class not in the repo and no PV for the selector: a note',
+      code: pvc(IN, 'managed-premium'),
+      errors: [{ messageId: 'selectorUnknownClass', severity: 'note', path: ['spec', 'selector'], messageIncludes: ['"managed-premium", which is not in the repo', 'claim Selector is not supported'] }],
+    },
     {
       name: 'matchLabels with a provisioning class and no PV',
       code: sc('gp3', 'ebs.csi.aws.com') + pvc('    matchLabels: {tier: fast}'),

@@ -61,6 +61,10 @@ spec:
 ruleTester(rule, {
   valid: [
     { name: 'a PV that satisfies the claim', code: pv() + pvc() },
+    {
+      name: 'no class on either side in a complete bundle without a default class: the claim keeps no class and binds',
+      code: pv({ storageClass: null }) + pvc({ storageClass: null }), model: { bundleComplete: true },
+    },
     { name: 'a bigger PV with more access modes', code: pv({ capacity: '20Gi', modes: 'ReadWriteOnce, ReadWriteMany' }) + pvc({ modes: 'ReadWriteMany' }) },
     { name: 'a PV reserved for this claim binds without checks', code: pv({ capacity: '1Gi', storageClass: 'other', claimRef: 'name: data, namespace: apps' }) + pvc({ request: '50Gi' }) },
     {
@@ -112,9 +116,9 @@ ruleTester(rule, {
       errors: [{ messageId: 'mismatch', messageIncludes: ['the volume is marked for deletion'] }],
     },
     {
-      name: 'no class on either side and no default class visible: a note about the default-class trap',
+      name: 'no class on either side and no default class visible: a warning about the default-class trap',
       code: pv({ storageClass: null }) + pvc({ storageClass: null }),
-      errors: [{ messageId: 'defaultTrap', severity: 'note', path: ['spec', 'storageClassName'], messageIncludes: ['Set storageClassName: "" explicitly'] }],
+      errors: [{ messageId: 'defaultTrap', severity: 'warning', path: ['spec', 'storageClassName'], messageIncludes: ['Set storageClassName: "" explicitly'] }],
     },
     {
       name: 'the PV is reserved for another claim',

@@ -35,6 +35,24 @@ spec:${opts.securityContext ? `\n  securityContext: ${opts.securityContext}` : '
       ${opts.volume ?? 'persistentVolumeClaim: {claimName: data}'}
 `;
 
+/** An emptyDir subPath mounted at `mountPath` next to a ConfigMap mounted at /etc/kube-flannel/ (kubernetes#61545). */
+const nestedPod = (opts: { mountPath?: string; init?: boolean } = {}) => `apiVersion: v1
+kind: Pod
+metadata: {name: flannel}
+spec:${opts.init ? `
+  initContainers:
+    - {name: prep, image: busybox, command: [sh, -c, "echo {} > /run/net/net-conf.json"], volumeMounts: [{name: net, mountPath: /run/net}]}` : ''}
+  containers:
+    - name: flannel
+      image: flannel
+      volumeMounts:
+        - {name: cfg, mountPath: /etc/kube-flannel/}
+        - {name: net, mountPath: ${opts.mountPath ?? '/etc/kube-flannel/net-conf.json'}, subPath: net-conf.json}
+  volumes:
+    - {name: cfg, configMap: {name: kube-flannel-cfg}}
+    - {name: net, emptyDir: {}}
+`;
+
 ruleTester(rule, {
   valid: [
     { name: 'a checksum annotation rolls pods on change', code: configDeployment({ podAnnotations: 'checksum/config: abc123' }) },
@@ -49,8 +67,15 @@ ruleTester(rule, {
     { name: 'a root container', code: claimPod({ securityContext: '{runAsUser: 0}' }) },
     { name: 'an init container prepares the directory', code: claimPod({ securityContext: '{runAsUser: 1000}', init: true }) },
     { name: 'an emptyDir root is world-writable', code: claimPod({ securityContext: '{runAsUser: 1000}', volume: 'emptyDir: {}' }) },
+    { name: 'an emptyDir subPath outside the ConfigMap\'s directory', code: nestedPod({ mountPath: '/run/flannel/net-conf.json' }) },
+    { name: 'an emptyDir subPath an init container writes first', code: nestedPod({ init: true }) },
   ],
   invalid: [
+    {
+      name: 'an emptyDir subPath inside a ConfigMap mount: a directory where the ConfigMap may hold the file',
+      code: nestedPod(),
+      errors: [{ messageId: 'dirInProjection', severity: 'note', line: 10, path: ['spec', 'containers', 0, 'volumeMounts', 1, 'subPath'], messageIncludes: ['has a file "net-conf.json"', '"not a directory"'] }],
+    },
     {
       name: 'a ConfigMap file mounted with subPath',
       code: configDeployment(),

@@ -49,9 +49,19 @@ ruleTester(rule, {
     { name: 'an Immediate class binds without the scheduler', code: sc('now', 'Immediate') + pvc({ storageClass: 'now' }) + pod() },
     { name: 'a claim pre-bound with volumeName', code: sc('wffc', 'WaitForFirstConsumer') + pvc({ storageClass: 'wffc', volumeName: 'pv-1' }) + pod() },
     { name: 'a claim annotated with the selected node', code: sc('wffc', 'WaitForFirstConsumer') + pvc({ storageClass: 'wffc', selectedNode: true }) + pod() },
-    { name: 'a class that is not in the repo', code: pvc({ storageClass: 'elsewhere' }) + pod() },
+    { name: 'a class not in the repo, in a complete bundle (pvc-unknown-storageclass\'s error)', code: pvc({ storageClass: 'elsewhere' }) + pod(), model: { bundleComplete: true } },
+    {
+      name: 'a class only PersistentVolumes in the repo carry (static binding)',
+      code: pvc({ storageClass: 'manual' }) + pod() + '---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv-1}\nspec: {storageClassName: manual, capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /mnt/pv-1}}\n',
+    },
+    { name: 'a claim without class and no default class in the repo', code: pvc() + pod() },
   ],
   invalid: [
+    {
+      name: 'a class that is not in the repo: a note, the cluster decides',
+      code: pvc({ storageClass: 'local-path' }) + pod(),
+      errors: [{ messageId: 'unknownClass', severity: 'note', path: ['spec', 'nodeName'], messageIncludes: ['"local-path", which is not in the repo', 'if that class is WaitForFirstConsumer'] }],
+    },
     {
       name: 'nodeName with a WaitForFirstConsumer claim',
       code: sc('wffc', 'WaitForFirstConsumer') + pvc({ storageClass: 'wffc' }) + pod(),
