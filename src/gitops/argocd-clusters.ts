@@ -11,6 +11,7 @@ import type { SourceCache } from '../render/source-cache.js';
 import type { Finding, LocateAt, Resource } from '../types.js';
 import { appendAll } from '../engine/append.js';
 import { expandApplicationSet } from './argocd-generators.js';
+import { argoValueLeaves, sourceAt, withArgoHelmValues, type SourceAt } from './argocd-helm-values.js';
 import { helmInputs, renderSource, sourceType, type ArgoRenderSettings } from './argocd-source.js';
 import type { FluxCluster } from './flux-cluster.js';
 import { normalizeRepoUrl } from './flux-cluster.js';
@@ -55,6 +56,13 @@ function withDestinationNamespace(resource: Resource, app: any): Resource {
   if (resource.namespace !== undefined || typeof namespace !== 'string' || namespace === '' || CLUSTER_SCOPED.has(resource.kind)) return resource;
   const object = { ...resource.object, metadata: { ...(resource.object?.metadata ?? {}), namespace } };
   return deriveResource(resource, { object, namespace, id: resourceId(resource.kind, namespace, resource.name), sourceOrigin: derivedFrom(resource) });
+}
+
+/** A chart's objects, located through the values the Application gives it (argocd-helm-values.ts). */
+function locatedThroughValues(cache: SourceCache, resources: readonly Resource[], chartDir: string, valueFiles: readonly string[], source: any, written: SourceAt, application: string): Resource[] {
+  const leaves = argoValueLeaves(cache, chartDir, valueFiles, source, written);
+  const files = new Set([path.join(chartDir, 'values.yaml'), ...valueFiles]);
+  return resources.map((r) => withArgoHelmValues(cache, r, leaves, files, application));
 }
 
 export interface ArgoSettings extends ArgoRenderSettings {
@@ -147,6 +155,7 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
       for (const source of sourcesOf(app)) if (typeof source.ref === 'string' && isLocal(source.repoURL)) refRoots.set(source.ref, root);
       const rendered: Resource[] = [];
       for (const source of sourcesOf(app)) {
+        const written = sourceAt(at, Array.isArray(app?.spec?.sources) ? app.spec.sources.indexOf(source) : undefined);
         if (typeof source.ref === 'string' && source.path === undefined && source.chart === undefined) continue;
         if (source.chart) {
           skip(`Helm chart ${source.chart}@${source.targetRevision ?? '?'} from ${source.repoURL} not rendered (a chart repository, not this repository)`, { chart: { name: String(source.chart), ...(source.targetRevision ? { version: String(source.targetRevision) } : {}), url: String(source.repoURL) } });
@@ -187,7 +196,8 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
           const failures = output.diagnostics.filter((d) => d.ruleId !== 'pvlint/chart-dependency');
           if (failures.length > 0 && output.resources.length === 0) skip(`rendering ${specPath} failed: ${failures[0].message}`);
         }
-        rendered.push(...output.resources.map((r) => withDestinationNamespace(r, app)));
+        const located = helm ? locatedThroughValues(cache, output.resources, dir, helm.valueFiles, source, written, name) : output.resources;
+        rendered.push(...located.map((r) => withDestinationNamespace(r, app)));
       }
       return { cluster, rendered, skipped, diagnostics, built, documents };
     });

@@ -16,6 +16,8 @@ import { renderKustomization } from '../render/kustomize-render.js';
 import type { ProcessSlots } from '../render/pool.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
+import { parseTargetPath } from '../render/helm-release/release-values.js';
+import { parameterValue } from './argocd-helm-values.js';
 
 export interface ArgoRenderSettings {
   kustomize?: readonly string[];
@@ -76,11 +78,15 @@ function renderDirectory(cache: SourceCache, dir: string, directory: any): Rende
   return scope;
 }
 
-/** Helm `--set name=value`: dotted names make nested maps (`a.b=c`), values stay strings unless forceString is false. */
+/** Helm `--set name=value`: `a.b[0].c` paths (strvals) make nested maps and lists. */
 function setParameter(values: Record<string, any>, name: string, value: unknown): void {
-  const keys = name.split('.');
-  let at = values;
-  for (const key of keys.slice(0, -1)) at = at[key] && typeof at[key] === 'object' ? at[key] : (at[key] = {});
+  const keys = parseTargetPath(name);
+  if (keys.length === 0) return;
+  let at: any = values;
+  keys.slice(0, -1).forEach((key, i) => {
+    if (at[key] === null || typeof at[key] !== 'object') at[key] = typeof keys[i + 1] === 'number' ? [] : {};
+    at = at[key];
+  });
   at[keys.at(-1)!] = value;
 }
 
@@ -140,7 +146,7 @@ export function helmInputs(app: any, source: any, dir: string, root: string, ref
   for (const parameter of Array.isArray(helm.parameters) ? helm.parameters : []) {
     if (typeof parameter?.name !== 'string') continue;
     inline ??= {};
-    setParameter(inline, parameter.name, parameter.forceString ? String(parameter.value ?? '') : parse(String(parameter.value ?? '')));
+    setParameter(inline, parameter.name, parameterValue(parameter));
   }
   const release = typeof helm.releaseName === 'string' && helm.releaseName !== '' ? helm.releaseName : String(app?.metadata?.name ?? 'release-name');
   const namespace = typeof helm.namespace === 'string' && helm.namespace !== '' ? helm.namespace : String(app?.spec?.destination?.namespace ?? 'default');
