@@ -11,6 +11,7 @@ import type { SourceCache } from '../render/source-cache.js';
 import type { Finding, LocateAt, Resource } from '../types.js';
 import { appendAll } from '../engine/append.js';
 import { expandApplicationSet } from './argocd-generators.js';
+import { argoKustomizeLayer } from './argocd-kustomize-layer.js';
 import { argoValueLeaves, sourceAt, withArgoHelmValues, type SourceAt } from './argocd-helm-values.js';
 import { helmInputs, renderSource, sourceType, type ArgoRenderSettings } from './argocd-source.js';
 import type { FluxCluster } from './flux-cluster.js';
@@ -186,7 +187,8 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
         }
         const helm = type === 'helm' ? helmInputs(app, source, dir, root, refRoots) : undefined;
         if (helm && helm.missing.length > 0) skip(`values files not found: ${helm.missing.join(', ')}`);
-        const output = await renderSource(cache, type, dir, source, helm, settings);
+        const layer = { key: `${at.file.absPath}#${at.docIndex}:${written.path.join('.')}`, layer: () => argoKustomizeLayer(cache, written, source.kustomize) };
+        const output = await renderSource(cache, type, dir, source, helm, settings, layer);
         built.push(dir);
         documents += output.documents;
         for (const d of output.diagnostics) diagnostics.push({ ...d, environments: [cluster.name] });

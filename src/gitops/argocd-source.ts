@@ -11,7 +11,7 @@ import { makeResource } from '../load/parse-resources.js';
 import type { Limits } from '../load/limits.js';
 import { renderChart } from '../render/helm-render.js';
 import type { ChartSupply } from '../render/helm-release/obtain-chart.js';
-import { kustomizationFileIn } from '../render/kustomization.js';
+import { kustomizationFileIn, type Kustomization } from '../render/kustomization.js';
 import { renderKustomization } from '../render/kustomize-render.js';
 import type { ProcessSlots } from '../render/pool.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
@@ -153,9 +153,17 @@ export function helmInputs(app: any, source: any, dir: string, root: string, ref
   return { valueFiles, inline, release, namespace, missing };
 }
 
-export function renderSource(cache: SourceCache, type: SourceType, dir: string, source: any, helm: HelmInputs | undefined, settings: ArgoRenderSettings): Promise<RenderedScope> {
+/** Where the Application's own kustomize edits are written (argocd-kustomize-layer.ts): `key` names that place. */
+export interface KustomizeLayer {
+  key: string;
+  layer: () => Kustomization | undefined;
+}
+
+export function renderSource(cache: SourceCache, type: SourceType, dir: string, source: any, helm: HelmInputs | undefined, settings: ArgoRenderSettings, layer?: KustomizeLayer): Promise<RenderedScope> {
   if (type === 'directory') return Promise.resolve(renderDirectory(cache, dir, source?.directory));
-  const key = JSON.stringify({ type, dir, kustomize: source?.kustomize ?? null, helm: helm ?? null, buildOptions: settings.buildOptions });
+  // Objects of a build whose edits are written in an Application point at those lines: one render per place.
+  const editedAt = type === 'kustomize' && source?.kustomize && layer ? layer.key : null;
+  const key = JSON.stringify({ type, dir, kustomize: source?.kustomize ?? null, helm: helm ?? null, buildOptions: settings.buildOptions, editedAt });
   let pending = settings.memo.get(key);
   if (pending) return pending;
   settings.stats.renders++;
@@ -171,6 +179,7 @@ export function renderSource(cache: SourceCache, type: SourceType, dir: string, 
       loadRestrictorNone: noRestrictor,
       slots: settings.slots,
       wrapper: (relative) => kustomizeOverlay(source?.kustomize, relative, dir),
+      ...(editedAt ? { outerLayer: layer!.layer } : {}),
     });
   } else if (/\{\{/.test(helm!.namespace)) {
     // helm writes the namespace into the objects (often as a YAML key position it then cannot parse): a namespace the
