@@ -12,6 +12,7 @@ import type { Finding, LocateAt, Resource } from '../types.js';
 import { appendAll } from '../engine/append.js';
 import { expandApplicationSet } from './argocd-generators.js';
 import { argoKustomizeLayer } from './argocd-kustomize-layer.js';
+import { renderRemoteChart } from './argocd-remote-chart.js';
 import { argoValueLeaves, sourceAt, withArgoHelmValues, type SourceAt } from './argocd-helm-values.js';
 import { helmInputs, renderSource, sourceType, type ArgoRenderSettings } from './argocd-source.js';
 import type { FluxCluster } from './flux-cluster.js';
@@ -60,9 +61,9 @@ function withDestinationNamespace(resource: Resource, app: any): Resource {
 }
 
 /** A chart's objects, located through the values the Application gives it (argocd-helm-values.ts). */
-function locatedThroughValues(cache: SourceCache, resources: readonly Resource[], chartDir: string, valueFiles: readonly string[], source: any, written: SourceAt, application: string): Resource[] {
+function locatedThroughValues(cache: SourceCache, resources: readonly Resource[], chartDir: string | undefined, valueFiles: readonly string[], source: any, written: SourceAt, application: string): Resource[] {
   const leaves = argoValueLeaves(cache, chartDir, valueFiles, source, written);
-  const files = new Set([path.join(chartDir, 'values.yaml'), ...valueFiles]);
+  const files = new Set([...(chartDir ? [path.join(chartDir, 'values.yaml')] : []), ...valueFiles]);
   return resources.map((r) => withArgoHelmValues(cache, r, leaves, files, application));
 }
 
@@ -159,7 +160,16 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
         const written = sourceAt(at, Array.isArray(app?.spec?.sources) ? app.spec.sources.indexOf(source) : undefined);
         if (typeof source.ref === 'string' && source.path === undefined && source.chart === undefined) continue;
         if (source.chart) {
-          skip(`Helm chart ${source.chart}@${source.targetRevision ?? '?'} from ${source.repoURL} not rendered (a chart repository, not this repository)`, { chart: { name: String(source.chart), ...(source.targetRevision ? { version: String(source.targetRevision) } : {}), url: String(source.repoURL) } });
+          // Value files of a ref source are files of this repository; any other is a file of the chart itself.
+          const files: unknown[] = Array.isArray(source.helm?.valueFiles) ? source.helm.valueFiles : [];
+          const fromRefs = files.filter((f): f is string => typeof f === 'string' && f.startsWith('$'));
+          const inChart = files.filter((f): f is string => typeof f === 'string' && !f.startsWith('$'));
+          const helm = helmInputs(app, { ...source, helm: { ...(source.helm ?? {}), valueFiles: fromRefs } }, root, root, refRoots);
+          if (helm.missing.length > 0) skip(`values files not found: ${helm.missing.join(', ')}`);
+          const output = await renderRemoteChart(cache, source, helm, inChart, written, name, settings);
+          for (const s of output.skipped) skip(s.reason, s.chart ? { chart: s.chart } : {});
+          const located = locatedThroughValues(cache, output.resources, undefined, helm.valueFiles, source, written, name);
+          rendered.push(...located.map((r) => withDestinationNamespace(r, app)));
           continue;
         }
         if (!isLocal(source.repoURL)) {

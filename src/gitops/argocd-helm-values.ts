@@ -71,13 +71,14 @@ export function parameterValue(parameter: { value?: unknown; forceString?: unkno
 }
 
 /**
- * The scalars the chart at `chartDir` is given by the Application source `source` (written at `at`), later inputs
+ * The scalars the chart at `chartDir` (undefined: a chart of a Helm repository) is given by the Application source `source` (written at `at`), later inputs
  * winning: the chart's values.yaml, `valueFiles` (absolute, as resolved), `values` or `valuesObject`, `parameters`.
  */
-export function argoValueLeaves(cache: SourceCache, chartDir: string, valueFiles: readonly string[], source: any, at: SourceAt): ValueLeaf<ArgoValuePlace>[] {
+export function argoValueLeaves(cache: SourceCache, chartDir: string | undefined, valueFiles: readonly string[], source: any, at: SourceAt): ValueLeaf<ArgoValuePlace>[] {
   const written: ValueLeaf<ArgoValuePlace>[] = [];
-  const chartValues = `${chartDir}/values.yaml`;
-  fileLeaves(cache, chartValues, 'the chart\'s values.yaml', false, written);
+  // A chart of a Helm repository: its values.yaml is not in the repository.
+  const chartValues = chartDir === undefined ? undefined : `${chartDir}/values.yaml`;
+  if (chartValues) fileLeaves(cache, chartValues, 'the chart\'s values.yaml', false, written);
   for (const file of valueFiles) fileLeaves(cache, file, file === chartValues ? 'the chart\'s values.yaml' : `valueFiles entry ${cache.displayPath(file)}`, file !== chartValues, written);
   const helm = source?.helm ?? {};
   const holder = writtenObject(at.holder);

@@ -14,6 +14,7 @@ import { makeSourceFile } from '../../src/load/source-file.js';
 import { SourceCache } from '../../src/render/source-cache.js';
 import { defaultRuleSettings } from '../../src/registry.js';
 import { REAL_HELM, requiresHelm } from '../helpers/real-helm.js';
+import { runPvlint } from '../helpers/spawn.js';
 import { at, copyFixture } from '../render/helpers.js';
 import type { Finding } from '../../src/types.js';
 
@@ -21,13 +22,14 @@ const test = suite('gitops: values an Argo CD Application gives a chart');
 const withHelm = requiresHelm(test, 'argocd-helm-values.test.ts');
 
 let dir: string;
+let chartHome: string;
 let result: LintResult;
 test.before(async () => {
   if (!REAL_HELM) return;
   dir = copyFixture('gitops/argocd-helm-values');
   mkdirSync(path.join(dir, '.git'));
-  const chartCache = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-chart-cache-')));
-  result = await lint({ paths: ['.'], cwd: dir, root: dir, rules: defaultRuleSettings(), helmCommand: REAL_HELM, chartCache, pullCharts: false });
+  chartHome = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-chart-cache-')));
+  result = await lint({ paths: ['.'], cwd: dir, root: dir, rules: defaultRuleSettings(), helmCommand: REAL_HELM, chartCache: chartHome, pullCharts: false });
 });
 
 const about = (findings: readonly Finding[], rule: string, text: string) => findings.find((f) => f.ruleId === rule && f.message.includes(text));
@@ -58,6 +60,21 @@ withHelm('an umbrella chart whose dependency pvlint supplies: the inline value, 
 
 withHelm('the inline values of an ApplicationSet template', () => {
   assert.is(at(about(result.findings, 'pvc-unknown-storageclass', '"fast-hdd"')), 'argocd/previews.yaml:23');
+});
+
+withHelm('a chart of a Helm repository (pvlint\'s bundled app-template): its values in the Application and in a ref file', () => {
+  assert.is(at(about(result.findings, 'pvc-unknown-storageclass', '"fast-ss"')), 'argocd/recipes.yaml:27');
+  assert.is(at(about(result.findings, 'rwo-claim-multi-node', '"recipes"')), 'envs/prod/recipes.yaml:3');
+  const assumed = (result.notInterpreted ?? []).filter((n) => n.name === 'recipes').map((n) => n.reason);
+  assert.ok(assumed.some((r) => /rendered with pvlint's bundled app-template 4\.1\.1/.test(r)), assumed.join('\n'));
+});
+
+withHelm('a chart that cannot be had is listed as not linted, in the text report too', () => {
+  const reasons = (result.notInterpreted ?? []).filter((n) => n.name === 'operator').map((n) => n.reason);
+  assert.ok(reasons.some((r) => /Helm chart operator 7\.1\.1 from https:\/\/charts\.invalid\/minio not available .*not linted/.test(r)), reasons.join('\n'));
+  const text = runPvlint(['.', '--no-color', '--no-chart-pull', '--chart-cache', chartHome], { cwd: dir, env: { PATH: `${path.dirname(REAL_HELM!)}${path.delimiter}${process.env.PATH}` } });
+  assert.match(text.stdout, /Not interpreted \(\d+\)/);
+  assert.match(text.stdout, /Application operator: Helm chart operator 7\.1\.1 from https:\/\/charts\.invalid\/minio not available/);
 });
 
 withHelm('a field no value of the Application sets stays at the chart', () => {
