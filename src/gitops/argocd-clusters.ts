@@ -165,7 +165,7 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
           const fromRefs = files.filter((f): f is string => typeof f === 'string' && f.startsWith('$'));
           const inChart = files.filter((f): f is string => typeof f === 'string' && !f.startsWith('$'));
           const helm = helmInputs(app, { ...source, helm: { ...(source.helm ?? {}), valueFiles: fromRefs } }, root, root, refRoots);
-          if (helm.missing.length > 0) skip(`values files not found: ${helm.missing.join(', ')}`);
+          if (helm.missing.length > 0) skip(`values not read: ${helm.missing.join(', ')}`);
           const output = await renderRemoteChart(cache, source, helm, inChart, written, name, settings);
           for (const s of output.skipped) skip(s.reason, s.chart ? { chart: s.chart } : {});
           const located = locatedThroughValues(cache, output.resources, undefined, helm.valueFiles, source, written, name);
@@ -196,7 +196,7 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
           continue;
         }
         const helm = type === 'helm' ? helmInputs(app, source, dir, root, refRoots) : undefined;
-        if (helm && helm.missing.length > 0) skip(`values files not found: ${helm.missing.join(', ')}`);
+        if (helm && helm.missing.length > 0) skip(`values not read: ${helm.missing.join(', ')}`);
         const layer = { key: `${at.file.absPath}#${at.docIndex}:${written.path.join('.')}`, layer: () => argoKustomizeLayer(cache, written, source.kustomize) };
         const output = await renderSource(cache, type, dir, source, helm, settings, layer);
         built.push(dir);

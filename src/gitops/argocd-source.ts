@@ -114,6 +114,8 @@ function imageEntry(text: string): Record<string, string> {
   return { name, ...(newName !== name ? { newName } : {}), ...(tag ? { newTag: tag[1] } : {}), ...(digest ? { digest: digest[1] } : {}) };
 }
 
+const isGlob = (file: string) => /[*?[]/.test(file);
+
 export interface HelmInputs {
   valueFiles: string[];
   /** values, then valuesObject (which replaces it), then parameters, as one values document. */
@@ -125,13 +127,30 @@ export interface HelmInputs {
 export function helmInputs(app: any, source: any, dir: string, root: string, refRoots: ReadonlyMap<string, string>): HelmInputs & { missing: string[] } {
   const helm = source?.helm ?? {};
   const missing: string[] = [];
-  const valueFiles: string[] = [];
-  for (const file of Array.isArray(helm.valueFiles) ? helm.valueFiles : []) {
-    if (typeof file !== 'string') continue;
+  const resolve = (file: string) => {
     const ref = /^\$([^/]+)\/(.*)$/.exec(file);
-    const abs = ref ? (refRoots.has(ref[1]) ? path.join(refRoots.get(ref[1])!, ref[2]) : undefined) : file.startsWith('/') ? path.join(root, file) : path.resolve(dir, file);
-    if (abs && existsSync(abs)) valueFiles.push(abs);
-    else if (!helm.ignoreMissingValueFiles) missing.push(file);
+    return ref ? (refRoots.has(ref[1]) ? path.join(refRoots.get(ref[1])!, ref[2]) : undefined) : file.startsWith('/') ? path.join(root, file) : path.resolve(dir, file);
+  };
+  const entries: string[] = (Array.isArray(helm.valueFiles) ? helm.valueFiles : []).filter((f: unknown): f is string => typeof f === 'string');
+  // An entry that also matches a glob keeps its own position (reposerver ResolveValueFiles).
+  const explicit = new Set(entries.filter((f) => !isGlob(f)).map(resolve).filter((f): f is string => f !== undefined));
+  const valueFiles: string[] = [];
+  const add = (abs: string) => {
+    if (!valueFiles.includes(abs)) valueFiles.push(abs);
+  };
+  for (const file of entries) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file)) {
+      missing.push(`${file} (a URL pvlint does not fetch)`);
+      continue;
+    }
+    const abs = resolve(file);
+    if (abs && isGlob(file)) {
+      // doublestar's glob, matches in lexical order; inside the repository only.
+      const matches = fg.sync(path.relative(root, abs).split(path.sep).join('/'), { cwd: root, onlyFiles: true, dot: true }).sort().map((m) => path.join(root, m));
+      if (matches.length === 0 && !helm.ignoreMissingValueFiles) missing.push(`${file} (matches no file)`);
+      for (const match of matches) if (!explicit.has(match)) add(match);
+    } else if (abs && existsSync(abs)) add(abs);
+    else if (!helm.ignoreMissingValueFiles) missing.push(`${file} (not found)`);
   }
   let inline: Record<string, unknown> | undefined;
   if (helm.valuesObject && typeof helm.valuesObject === 'object') inline = structuredClone(helm.valuesObject);

@@ -2,12 +2,13 @@
 // `parameters`, or in a values file of a `ref:` source: a finding on a field one of them sets is reported at that
 // line of the Application (or of the values file), not at the chart's template or the dependency it comes from. Real
 // helm; pvlint's bundled app-template stands in for the umbrella's dependency.
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { argoValueLeaves, parameterValue, sourceAt } from '../../src/gitops/argocd-helm-values.js';
+import { helmInputs } from '../../src/gitops/argocd-source.js';
 import { lint, type LintResult } from '../../src/lint.js';
 import { makeResource } from '../../src/load/parse-resources.js';
 import { makeSourceFile } from '../../src/load/source-file.js';
@@ -100,6 +101,18 @@ test('the leaves: chart defaults, then valueFiles, then values (or valuesObject)
   assert.is(parameterValue({ value: '3', forceString: true }), '3');
   const appset = makeResource(file, 0, () => undefined as any, { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'x' } });
   assert.equal(sourceAt(appset, 1).path, ['spec', 'template', 'spec', 'sources', 1]);
+});
+
+test('valueFiles: globs expand in lexical order, an entry listed on its own keeps its place; URLs and misses are named', () => {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pvlint-valuefiles-')));
+  mkdirSync(path.join(root, 'chart/values'), { recursive: true });
+  for (const name of ['c.yaml', 'a.yaml', 'b.yaml']) writeFileSync(path.join(root, 'chart/values', name), 'x: 1\n');
+  const source = { helm: { valueFiles: ['values/*.yaml', 'values/a.yaml', 'https://example.com/v.yaml', 'missing.yaml', 'none/*.yaml'] } };
+  const inputs = helmInputs({ metadata: { name: 'app' } }, source, path.join(root, 'chart'), root, new Map());
+  assert.equal(inputs.valueFiles.map((f) => path.relative(root, f)), ['chart/values/b.yaml', 'chart/values/c.yaml', 'chart/values/a.yaml']);
+  assert.equal(inputs.missing, ['https://example.com/v.yaml (a URL pvlint does not fetch)', 'missing.yaml (not found)', 'none/*.yaml (matches no file)']);
+  const ignoring = helmInputs({ metadata: { name: 'app' } }, { helm: { ...source.helm, ignoreMissingValueFiles: true } }, path.join(root, 'chart'), root, new Map());
+  assert.equal(ignoring.missing, ['https://example.com/v.yaml (a URL pvlint does not fetch)']);
 });
 
 test.run();
