@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { enterable, realpathOrUndefined } from './link-loops.js';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 export type Params = Record<string, unknown>;
 
@@ -292,8 +292,9 @@ function generatorParams(generator: any, root: string, isLocal: (repoURL: unknow
 export function expandApplicationSet(appset: any, root: string, isLocal: (repoURL: unknown) => boolean): Expansion {
   const spec = appset?.spec ?? {};
   const goTemplate = spec.goTemplate === true;
-  const template = spec.template ?? {};
   const expansion: Expansion = { applications: [], skipped: [] };
+  const patch = goTemplate && typeof spec.templatePatch === 'string' ? spec.templatePatch : undefined;
+  let unpatched = false;
   for (const generator of Array.isArray(spec.generators) ? spec.generators : []) {
     const generated = generatorParams(generator, root, isLocal, goTemplate);
     if ('skipped' in generated) {
@@ -301,10 +302,46 @@ export function expandApplicationSet(appset: any, root: string, isLocal: (repoUR
       continue;
     }
     if (generated.assumed) expansion.skipped.push(generated.assumed);
+    // A generator's own template is merged over spec.template (applicationset/utils: mergeGeneratorTemplate).
+    const own = generator?.[generatorKind(generator)]?.template;
+    const template = isPlainMap(own) ? mergeParams(isPlainMap(spec.template) ? spec.template : {}, own) : (spec.template ?? {});
     for (const params of generated.sets) {
-      const app = renderTemplate(template, params, goTemplate) as any;
+      let app = renderTemplate(template, params, goTemplate) as any;
+      if (patch !== undefined) {
+        const patched = applyTemplatePatch(app, renderTemplateString(patch, params, true));
+        if (patched) app = patched;
+        else unpatched = true;
+      }
       expansion.applications.push({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...app });
     }
   }
+  if (unpatched) expansion.skipped.push('templatePatch keeps template actions pvlint does not evaluate (if, range, functions): the Applications were linted without it');
   return expansion;
+}
+
+const isPlainMap = (v: unknown): v is Params => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * templatePatch: a strategic-merge patch on the Application (controllers/template/patch.go); the Application's types
+ * declare no list merge keys, so maps merge, lists and scalars are replaced and null removes. Undefined when the
+ * rendered text still holds template actions or is not a map.
+ */
+function applyTemplatePatch(app: Params, text: string): Params | undefined {
+  if (text.includes('{{')) return undefined;
+  let patch: unknown;
+  try {
+    patch = parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainMap(patch)) return undefined;
+  const merge = (target: Params, over: Params): Params => {
+    const out: Params = { ...target };
+    for (const [k, v] of Object.entries(over)) {
+      if (v === null) delete out[k];
+      else out[k] = isPlainMap(out[k]) && isPlainMap(v) ? merge(out[k] as Params, v) : v;
+    }
+    return out;
+  };
+  return merge(app, patch);
 }

@@ -120,6 +120,18 @@ test('merge: later generators override base sets with the same merge keys; the c
   assert.match(clusters.skipped.join('\n'), /only the local in-cluster is assumed/);
 });
 
+test('a generator\'s own template is merged over spec.template; templatePatch is applied, or named when it keeps template actions', () => {
+  const template = { metadata: { name: '{{ .app }}' }, spec: { source: { path: 'apps/{{ .app }}', helm: { valuesObject: { size: '1Gi', keep: true } } } } };
+  const generators = [{ list: { elements: [{ app: 'web', size: '5Gi' }], template: { spec: { source: { path: 'other/{{ .app }}' } } } } }];
+  const patch = 'spec:\n  source:\n    helm:\n      valuesObject:\n        size: {{ .size }}\n';
+  const expansion = expandApplicationSet({ spec: { goTemplate: true, generators, template, templatePatch: patch } }, '/nonexistent', () => true);
+  assert.equal(expansion.applications.map((a) => [a.spec.source.path, a.spec.source.helm.valuesObject]), [['other/web', { size: '5Gi', keep: true }]]);
+  assert.equal(expansion.skipped, []);
+  const controlled = expandApplicationSet({ spec: { goTemplate: true, generators, template, templatePatch: '{{ if .size }}spec: {}{{ end }}' } }, '/nonexistent', () => true);
+  assert.is(controlled.applications.length, 1);
+  assert.match(controlled.skipped.join('\n'), /templatePatch keeps template actions/);
+});
+
 test('goTemplate field access, index, sprig default and dig; other expressions stay as written', () => {
   const params = { path: { path: 'apps/web', basename: 'web', segments: ['apps', 'web'] }, name: 'x', labels: { tier: 'db' } };
   assert.is(renderTemplateString('{{ .path.basename }}/{{index .path.segments 0}}', params, true), 'web/apps');
