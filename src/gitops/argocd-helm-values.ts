@@ -6,8 +6,9 @@
 // inline values, its parameters, a file it lists in valueFiles) is the line a reviewer edits, wherever the chart's
 // own template or dependency puts the object.
 import { parse } from 'yaml';
-import { deriveResource, type DerivedSource } from '../load/parse-resources.js';
-import { leavesOf, parseTargetPath, typedSetValue, type ValueLeaf, type ValueWhere } from '../render/helm-release/release-values.js';
+import { deriveResource, makeResource, type DerivedSource } from '../load/parse-resources.js';
+import { leavesOf, parseTargetPath, typedSetValue, valueAt, type ValueLeaf, type ValueWhere } from '../render/helm-release/release-values.js';
+import type { KustomizeSource } from '../render/kustomize-source.js';
 import type { HelmDependencySource, ValuesFilePlace } from '../render/dependency-source.js';
 import { firstMapDocument, type SourceCache } from '../render/source-cache.js';
 import type { JsonPath, Origin, Resource } from '../types.js';
@@ -47,6 +48,19 @@ export function writtenObject(resource: Resource): Resource {
   let current = resource;
   while (current.sourceOrigin?.kind === 'derived') current = (current.sourceOrigin as DerivedSource).from;
   return current;
+}
+
+/**
+ * The object whose node holds the text at `textPath`, so that lines inside the text can be told: `holder` itself, or,
+ * for an Application a kustomization built (app-of-apps through a kustomization), its document in the base file when
+ * the build left that text as written there.
+ */
+function textHolder(holder: Resource, textPath: JsonPath, text: string): Resource {
+  const origin = holder.sourceOrigin as KustomizeSource | undefined;
+  if (origin?.kind !== 'kustomize' || origin.from !== 'base') return holder;
+  const { source, doc } = origin.base.match;
+  if (!doc || valueAt(doc.object, textPath) !== text) return holder;
+  return makeResource(source.file, doc.docIndex, doc.node, doc.object);
 }
 
 /**
@@ -92,7 +106,8 @@ export function argoValueLeaves(cache: SourceCache, chartDir: string | undefined
     } catch {
       parsed = undefined;
     }
-    const embedded = { resource: holder, textPath: [...helmPath, 'values'] };
+    const textPath = [...helmPath, 'values'];
+    const embedded = { resource: textHolder(holder, textPath, helm.values), textPath };
     if (parsed && typeof parsed === 'object') leavesOf<ArgoValuePlace>(parsed, [], (p) => ({ field: { embedded, path: p }, input: 'helm.values', byApplication: true }), written);
   }
   (Array.isArray(helm.parameters) ? helm.parameters : []).forEach((parameter: any, i: number) => {

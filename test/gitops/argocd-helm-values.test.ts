@@ -16,11 +16,12 @@ import { SourceCache } from '../../src/render/source-cache.js';
 import { defaultRuleSettings } from '../../src/registry.js';
 import { REAL_HELM, requiresHelm } from '../helpers/real-helm.js';
 import { runPvlint } from '../helpers/spawn.js';
-import { at, copyFixture } from '../render/helpers.js';
+import { at, copyFixture, HAS_KUSTOMIZE } from '../render/helpers.js';
 import type { Finding } from '../../src/types.js';
 
 const test = suite('gitops: values an Argo CD Application gives a chart');
 const withHelm = requiresHelm(test, 'argocd-helm-values.test.ts');
+if (!HAS_KUSTOMIZE) console.warn('\n!!! SKIPPED the app-of-apps-through-Kustomize test of argocd-helm-values.test.ts: it needs kustomize (or kubectl) !!!\n');
 
 let dir: string;
 let chartHome: string;
@@ -52,6 +53,10 @@ withHelm('the value of a parameter', () => {
 
 withHelm('a values file of the ref source ($values/...)', () => {
   assert.is(at(about(result.findings, 'rwo-claim-multi-node', '"web-prod"')), 'envs/prod/web.yaml:2');
+});
+
+(HAS_KUSTOMIZE ? withHelm : test.skip)('an Application a kustomization renders (app-of-apps): the line inside its values text', () => {
+  assert.is(at(about(result.findings, 'pvc-unknown-storageclass', '"fast-nvme"')), 'argocd/kustomized/web-uat.yaml:14');
 });
 
 withHelm('an umbrella chart whose dependency pvlint supplies: the inline value, never the file pvlint wrote it to', () => {
