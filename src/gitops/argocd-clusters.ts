@@ -11,6 +11,9 @@ import type { SourceCache } from '../render/source-cache.js';
 import type { Finding, LocateAt, Resource } from '../types.js';
 import { appendAll } from '../engine/append.js';
 import { expandApplicationSet } from './argocd-generators.js';
+import { argoKustomizeLayer } from './argocd-kustomize-layer.js';
+import { renderRemoteChart } from './argocd-remote-chart.js';
+import { argoValueLeaves, sourceAt, withArgoHelmValues, type SourceAt } from './argocd-helm-values.js';
 import { helmInputs, renderSource, sourceType, type ArgoRenderSettings } from './argocd-source.js';
 import type { FluxCluster } from './flux-cluster.js';
 import { normalizeRepoUrl } from './flux-cluster.js';
@@ -55,6 +58,13 @@ function withDestinationNamespace(resource: Resource, app: any): Resource {
   if (resource.namespace !== undefined || typeof namespace !== 'string' || namespace === '' || CLUSTER_SCOPED.has(resource.kind)) return resource;
   const object = { ...resource.object, metadata: { ...(resource.object?.metadata ?? {}), namespace } };
   return deriveResource(resource, { object, namespace, id: resourceId(resource.kind, namespace, resource.name), sourceOrigin: derivedFrom(resource) });
+}
+
+/** A chart's objects, located through the values the Application gives it (argocd-helm-values.ts). */
+function locatedThroughValues(cache: SourceCache, resources: readonly Resource[], chartDir: string | undefined, valueFiles: readonly string[], source: any, written: SourceAt, application: string): Resource[] {
+  const leaves = argoValueLeaves(cache, chartDir, valueFiles, source, written);
+  const files = new Set([...(chartDir ? [path.join(chartDir, 'values.yaml')] : []), ...valueFiles]);
+  return resources.map((r) => withArgoHelmValues(cache, r, leaves, files, application));
 }
 
 export interface ArgoSettings extends ArgoRenderSettings {
@@ -147,9 +157,19 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
       for (const source of sourcesOf(app)) if (typeof source.ref === 'string' && isLocal(source.repoURL)) refRoots.set(source.ref, root);
       const rendered: Resource[] = [];
       for (const source of sourcesOf(app)) {
+        const written = sourceAt(at, Array.isArray(app?.spec?.sources) ? app.spec.sources.indexOf(source) : undefined);
         if (typeof source.ref === 'string' && source.path === undefined && source.chart === undefined) continue;
         if (source.chart) {
-          skip(`Helm chart ${source.chart}@${source.targetRevision ?? '?'} from ${source.repoURL} not rendered (a chart repository, not this repository)`, { chart: { name: String(source.chart), ...(source.targetRevision ? { version: String(source.targetRevision) } : {}), url: String(source.repoURL) } });
+          // Value files of a ref source are files of this repository; any other is a file of the chart itself.
+          const files: unknown[] = Array.isArray(source.helm?.valueFiles) ? source.helm.valueFiles : [];
+          const fromRefs = files.filter((f): f is string => typeof f === 'string' && f.startsWith('$'));
+          const inChart = files.filter((f): f is string => typeof f === 'string' && !f.startsWith('$'));
+          const helm = helmInputs(app, { ...source, helm: { ...(source.helm ?? {}), valueFiles: fromRefs } }, root, root, refRoots);
+          if (helm.missing.length > 0) skip(`values not read: ${helm.missing.join(', ')}`);
+          const output = await renderRemoteChart(cache, source, helm, inChart, written, name, settings);
+          for (const s of output.skipped) skip(s.reason, s.chart ? { chart: s.chart } : {});
+          const located = locatedThroughValues(cache, output.resources, undefined, helm.valueFiles, source, written, name);
+          rendered.push(...located.map((r) => withDestinationNamespace(r, app)));
           continue;
         }
         if (!isLocal(source.repoURL)) {
@@ -176,8 +196,9 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
           continue;
         }
         const helm = type === 'helm' ? helmInputs(app, source, dir, root, refRoots) : undefined;
-        if (helm && helm.missing.length > 0) skip(`values files not found: ${helm.missing.join(', ')}`);
-        const output = await renderSource(cache, type, dir, source, helm, settings);
+        if (helm && helm.missing.length > 0) skip(`values not read: ${helm.missing.join(', ')}`);
+        const layer = { key: `${at.file.absPath}#${at.docIndex}:${written.path.join('.')}`, layer: () => argoKustomizeLayer(cache, written, source.kustomize) };
+        const output = await renderSource(cache, type, dir, source, helm, settings, layer);
         built.push(dir);
         documents += output.documents;
         for (const d of output.diagnostics) diagnostics.push({ ...d, environments: [cluster.name] });
@@ -187,7 +208,8 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
           const failures = output.diagnostics.filter((d) => d.ruleId !== 'pvlint/chart-dependency');
           if (failures.length > 0 && output.resources.length === 0) skip(`rendering ${specPath} failed: ${failures[0].message}`);
         }
-        rendered.push(...output.resources.map((r) => withDestinationNamespace(r, app)));
+        const located = helm ? locatedThroughValues(cache, output.resources, dir, helm.valueFiles, source, written, name) : output.resources;
+        rendered.push(...located.map((r) => withDestinationNamespace(r, app)));
       }
       return { cluster, rendered, skipped, diagnostics, built, documents };
     });

@@ -1,12 +1,13 @@
-// ApplicationSet generators evaluated against this repository (list, git directories, git files) and the
-// template applied to each parameter set. Other generators need Argo CD's cluster state or external APIs: they
+// ApplicationSet generators evaluated against this repository (list, git directories, git files, and matrix and
+// merge of those) and the template applied to each parameter set. The clusters generator without a selector is taken
+// to list the local in-cluster only, and says so. Other generators need Argo CD's cluster state or external APIs: they
 // are named as not followed. Templates: fasttemplate's `{{key}}` and goTemplate's plain field access
 // (`{{ .path.basename }}`, `{{ index .path.segments 1 }}`), with sprig's `default` and `dig` (`{{ default .name (dig
 // "namespace" "" .) }}`); any other expression is left as written.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { enterable, realpathOrUndefined } from './link-loops.js';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 export type Params = Record<string, unknown>;
 
@@ -196,6 +197,94 @@ function renderTemplate(value: unknown, params: Params, goTemplate: boolean): un
   return value;
 }
 
+/** What one generator gives: parameter sets, or why it was not evaluated; `assumed` says what was taken for granted. */
+type Generated = { sets: Params[]; assumed?: string } | { skipped: string };
+
+const generatorKind = (generator: any) => Object.keys(generator ?? {}).find((k) => k !== 'selector' && k !== 'template') ?? 'unknown';
+
+/** The local cluster as the clusters generator lists it (applicationset/generators/cluster.go): no labels of its own. */
+const IN_CLUSTER = { name: 'in-cluster', nameNormalized: 'in-cluster', server: 'https://kubernetes.default.svc', project: '', metadata: { labels: {}, annotations: {} } };
+
+function clusterParams(clusters: any, goTemplate: boolean): Generated {
+  const selector = clusters?.selector;
+  if (selector && typeof selector === 'object' && Object.keys(selector).length > 0) {
+    return { skipped: 'clusters generator with a selector not evaluated offline (the clusters are Argo CD cluster Secrets; the local in-cluster has no labels and never matches one)' };
+  }
+  const values = clusters?.values && typeof clusters.values === 'object' ? clusters.values : {};
+  const params: Params = goTemplate ? { ...structuredClone(IN_CLUSTER), values } : { ...flatten(IN_CLUSTER), ...flatten(values, 'values') };
+  return { sets: [params], assumed: 'clusters generator: only the local in-cluster is assumed (other clusters are Argo CD cluster Secrets, not in the repository)' };
+}
+
+/** Later values win; nested maps merge (mergo.Merge with override). */
+function mergeParams(base: Params, over: Params): Params {
+  const out: Params = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const existing = out[k];
+    out[k] = existing && typeof existing === 'object' && !Array.isArray(existing) && v && typeof v === 'object' && !Array.isArray(v) ? mergeParams(existing as Params, v as Params) : v;
+  }
+  return out;
+}
+
+const lookupKey = (params: Params, key: string, goTemplate: boolean) =>
+  goTemplate ? key.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Params)[k] : undefined), params) : params[key];
+
+/**
+ * matrix (applicationset/generators/matrix.go): each set of the first child is combined with the sets the second
+ * child gives when its fields are templated with that set; earlier values are kept (goTemplate: mergo.Merge without
+ * override). merge (merge.go): sets of later children override base sets with equal mergeKeys; others are dropped.
+ */
+function combinedParams(kind: 'matrix' | 'merge', spec: any, root: string, isLocal: (repoURL: unknown) => boolean, goTemplate: boolean): Generated {
+  const children: any[] = Array.isArray(spec?.generators) ? spec.generators : [];
+  if (children.length < 2) return { skipped: `${kind} generator with fewer than two generators (Argo CD rejects it)` };
+  const assumed: string[] = [];
+  const evaluate = (child: any, params?: Params): Generated => {
+    const generated = generatorParams(params ? (renderTemplate(child, params, goTemplate) as any) : child, root, isLocal, goTemplate);
+    if ('assumed' in generated && generated.assumed && !assumed.includes(generated.assumed)) assumed.push(generated.assumed);
+    return generated;
+  };
+  const first = evaluate(children[0]);
+  if ('skipped' in first) return { skipped: `${kind} generator: ${first.skipped}` };
+  let sets = first.sets;
+  for (const child of children.slice(1)) {
+    if (kind === 'matrix') {
+      const next: Params[] = [];
+      for (const previous of sets) {
+        const generated = evaluate(child, previous);
+        if ('skipped' in generated) return { skipped: `matrix generator: ${generated.skipped}` };
+        for (const current of generated.sets) next.push(mergeParams(current, previous));
+      }
+      sets = next;
+    } else {
+      const generated = evaluate(child);
+      if ('skipped' in generated) return { skipped: `merge generator: ${generated.skipped}` };
+      const keys: string[] = Array.isArray(spec.mergeKeys) ? spec.mergeKeys.filter((k: unknown): k is string => typeof k === 'string') : [];
+      const keyOf = (params: Params) => JSON.stringify(keys.map((k) => lookupKey(params, k, goTemplate) ?? null));
+      const overrides = new Map<string, Params>();
+      for (const params of generated.sets) if (!overrides.has(keyOf(params))) overrides.set(keyOf(params), params);
+      sets = sets.map((base) => {
+        const over = overrides.get(keyOf(base));
+        return over ? mergeParams(base, over) : base;
+      });
+    }
+  }
+  return { sets, ...(assumed.length > 0 ? { assumed: assumed.join('; ') } : {}) };
+}
+
+function generatorParams(generator: any, root: string, isLocal: (repoURL: unknown) => boolean, goTemplate: boolean): Generated {
+  const kind = generatorKind(generator);
+  if (kind === 'list') {
+    const elements: unknown[] = Array.isArray(generator.list?.elements) ? generator.list.elements : [];
+    return { sets: elements.filter((e): e is Params => !!e && typeof e === 'object').map((e) => (goTemplate ? e : flatten(e))) };
+  }
+  if (kind === 'git') {
+    if (!isLocal(generator.git?.repoURL)) return { skipped: `git generator on ${generator.git?.repoURL}, which is not this repository` };
+    return { sets: Array.isArray(generator.git?.files) ? gitFiles(root, generator.git, goTemplate) : gitDirectories(root, generator.git, goTemplate) };
+  }
+  if (kind === 'clusters') return clusterParams(generator.clusters, goTemplate);
+  if (kind === 'matrix' || kind === 'merge') return combinedParams(kind, generator[kind], root, isLocal, goTemplate);
+  return { skipped: `${kind} generator not evaluated offline (it needs Argo CD's cluster state or an external API)` };
+}
+
 /**
  * The Applications an ApplicationSet generates from this repository. `isLocal` tells whether a generator's
  * `repoURL` is this repository.
@@ -203,28 +292,56 @@ function renderTemplate(value: unknown, params: Params, goTemplate: boolean): un
 export function expandApplicationSet(appset: any, root: string, isLocal: (repoURL: unknown) => boolean): Expansion {
   const spec = appset?.spec ?? {};
   const goTemplate = spec.goTemplate === true;
-  const template = spec.template ?? {};
   const expansion: Expansion = { applications: [], skipped: [] };
+  const patch = goTemplate && typeof spec.templatePatch === 'string' ? spec.templatePatch : undefined;
+  let unpatched = false;
   for (const generator of Array.isArray(spec.generators) ? spec.generators : []) {
-    const kind = Object.keys(generator ?? {}).find((k) => k !== 'selector' && k !== 'template') ?? 'unknown';
-    let sets: Params[] | undefined;
-    if (kind === 'list') {
-      const elements: unknown[] = Array.isArray(generator.list?.elements) ? generator.list.elements : [];
-      sets = elements.filter((e): e is Params => !!e && typeof e === 'object').map((e) => (goTemplate ? e : flatten(e)));
-    } else if (kind === 'git') {
-      if (!isLocal(generator.git?.repoURL)) {
-        expansion.skipped.push(`git generator on ${generator.git?.repoURL}, which is not this repository`);
-        continue;
-      }
-      sets = Array.isArray(generator.git?.files) ? gitFiles(root, generator.git, goTemplate) : gitDirectories(root, generator.git, goTemplate);
-    } else {
-      expansion.skipped.push(`${kind} generator not evaluated offline (it needs Argo CD's cluster state or an external API)`);
+    const generated = generatorParams(generator, root, isLocal, goTemplate);
+    if ('skipped' in generated) {
+      expansion.skipped.push(generated.skipped);
       continue;
     }
-    for (const params of sets) {
-      const app = renderTemplate(template, params, goTemplate) as any;
+    if (generated.assumed) expansion.skipped.push(generated.assumed);
+    // A generator's own template is merged over spec.template (applicationset/utils: mergeGeneratorTemplate).
+    const own = generator?.[generatorKind(generator)]?.template;
+    const template = isPlainMap(own) ? mergeParams(isPlainMap(spec.template) ? spec.template : {}, own) : (spec.template ?? {});
+    for (const params of generated.sets) {
+      let app = renderTemplate(template, params, goTemplate) as any;
+      if (patch !== undefined) {
+        const patched = applyTemplatePatch(app, renderTemplateString(patch, params, true));
+        if (patched) app = patched;
+        else unpatched = true;
+      }
       expansion.applications.push({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...app });
     }
   }
+  if (unpatched) expansion.skipped.push('templatePatch keeps template actions pvlint does not evaluate (if, range, functions): the Applications were linted without it');
   return expansion;
+}
+
+const isPlainMap = (v: unknown): v is Params => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * templatePatch: a strategic-merge patch on the Application (controllers/template/patch.go); the Application's types
+ * declare no list merge keys, so maps merge, lists and scalars are replaced and null removes. Undefined when the
+ * rendered text still holds template actions or is not a map.
+ */
+function applyTemplatePatch(app: Params, text: string): Params | undefined {
+  if (text.includes('{{')) return undefined;
+  let patch: unknown;
+  try {
+    patch = parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainMap(patch)) return undefined;
+  const merge = (target: Params, over: Params): Params => {
+    const out: Params = { ...target };
+    for (const [k, v] of Object.entries(over)) {
+      if (v === null) delete out[k];
+      else out[k] = isPlainMap(out[k]) && isPlainMap(v) ? merge(out[k] as Params, v) : v;
+    }
+    return out;
+  };
+  return merge(app, patch);
 }

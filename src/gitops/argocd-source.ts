@@ -11,11 +11,13 @@ import { makeResource } from '../load/parse-resources.js';
 import type { Limits } from '../load/limits.js';
 import { renderChart } from '../render/helm-render.js';
 import type { ChartSupply } from '../render/helm-release/obtain-chart.js';
-import { kustomizationFileIn } from '../render/kustomization.js';
+import { kustomizationFileIn, type Kustomization } from '../render/kustomization.js';
 import { renderKustomization } from '../render/kustomize-render.js';
 import type { ProcessSlots } from '../render/pool.js';
 import type { RenderedScope } from '../render/rendered-scope.js';
 import type { SourceCache } from '../render/source-cache.js';
+import { parseTargetPath } from '../render/helm-release/release-values.js';
+import { parameterValue } from './argocd-helm-values.js';
 
 export interface ArgoRenderSettings {
   kustomize?: readonly string[];
@@ -76,11 +78,15 @@ function renderDirectory(cache: SourceCache, dir: string, directory: any): Rende
   return scope;
 }
 
-/** Helm `--set name=value`: dotted names make nested maps (`a.b=c`), values stay strings unless forceString is false. */
+/** Helm `--set name=value`: `a.b[0].c` paths (strvals) make nested maps and lists. */
 function setParameter(values: Record<string, any>, name: string, value: unknown): void {
-  const keys = name.split('.');
-  let at = values;
-  for (const key of keys.slice(0, -1)) at = at[key] && typeof at[key] === 'object' ? at[key] : (at[key] = {});
+  const keys = parseTargetPath(name);
+  if (keys.length === 0) return;
+  let at: any = values;
+  keys.slice(0, -1).forEach((key, i) => {
+    if (at[key] === null || typeof at[key] !== 'object') at[key] = typeof keys[i + 1] === 'number' ? [] : {};
+    at = at[key];
+  });
   at[keys.at(-1)!] = value;
 }
 
@@ -108,6 +114,8 @@ function imageEntry(text: string): Record<string, string> {
   return { name, ...(newName !== name ? { newName } : {}), ...(tag ? { newTag: tag[1] } : {}), ...(digest ? { digest: digest[1] } : {}) };
 }
 
+const isGlob = (file: string) => /[*?[]/.test(file);
+
 export interface HelmInputs {
   valueFiles: string[];
   /** values, then valuesObject (which replaces it), then parameters, as one values document. */
@@ -119,13 +127,30 @@ export interface HelmInputs {
 export function helmInputs(app: any, source: any, dir: string, root: string, refRoots: ReadonlyMap<string, string>): HelmInputs & { missing: string[] } {
   const helm = source?.helm ?? {};
   const missing: string[] = [];
-  const valueFiles: string[] = [];
-  for (const file of Array.isArray(helm.valueFiles) ? helm.valueFiles : []) {
-    if (typeof file !== 'string') continue;
+  const resolve = (file: string) => {
     const ref = /^\$([^/]+)\/(.*)$/.exec(file);
-    const abs = ref ? (refRoots.has(ref[1]) ? path.join(refRoots.get(ref[1])!, ref[2]) : undefined) : file.startsWith('/') ? path.join(root, file) : path.resolve(dir, file);
-    if (abs && existsSync(abs)) valueFiles.push(abs);
-    else if (!helm.ignoreMissingValueFiles) missing.push(file);
+    return ref ? (refRoots.has(ref[1]) ? path.join(refRoots.get(ref[1])!, ref[2]) : undefined) : file.startsWith('/') ? path.join(root, file) : path.resolve(dir, file);
+  };
+  const entries: string[] = (Array.isArray(helm.valueFiles) ? helm.valueFiles : []).filter((f: unknown): f is string => typeof f === 'string');
+  // An entry that also matches a glob keeps its own position (reposerver ResolveValueFiles).
+  const explicit = new Set(entries.filter((f) => !isGlob(f)).map(resolve).filter((f): f is string => f !== undefined));
+  const valueFiles: string[] = [];
+  const add = (abs: string) => {
+    if (!valueFiles.includes(abs)) valueFiles.push(abs);
+  };
+  for (const file of entries) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file)) {
+      missing.push(`${file} (a URL pvlint does not fetch)`);
+      continue;
+    }
+    const abs = resolve(file);
+    if (abs && isGlob(file)) {
+      // doublestar's glob, matches in lexical order; inside the repository only.
+      const matches = fg.sync(path.relative(root, abs).split(path.sep).join('/'), { cwd: root, onlyFiles: true, dot: true }).sort().map((m) => path.join(root, m));
+      if (matches.length === 0 && !helm.ignoreMissingValueFiles) missing.push(`${file} (matches no file)`);
+      for (const match of matches) if (!explicit.has(match)) add(match);
+    } else if (abs && existsSync(abs)) add(abs);
+    else if (!helm.ignoreMissingValueFiles) missing.push(`${file} (not found)`);
   }
   let inline: Record<string, unknown> | undefined;
   if (helm.valuesObject && typeof helm.valuesObject === 'object') inline = structuredClone(helm.valuesObject);
@@ -140,16 +165,24 @@ export function helmInputs(app: any, source: any, dir: string, root: string, ref
   for (const parameter of Array.isArray(helm.parameters) ? helm.parameters : []) {
     if (typeof parameter?.name !== 'string') continue;
     inline ??= {};
-    setParameter(inline, parameter.name, parameter.forceString ? String(parameter.value ?? '') : parse(String(parameter.value ?? '')));
+    setParameter(inline, parameter.name, parameterValue(parameter));
   }
   const release = typeof helm.releaseName === 'string' && helm.releaseName !== '' ? helm.releaseName : String(app?.metadata?.name ?? 'release-name');
   const namespace = typeof helm.namespace === 'string' && helm.namespace !== '' ? helm.namespace : String(app?.spec?.destination?.namespace ?? 'default');
   return { valueFiles, inline, release, namespace, missing };
 }
 
-export function renderSource(cache: SourceCache, type: SourceType, dir: string, source: any, helm: HelmInputs | undefined, settings: ArgoRenderSettings): Promise<RenderedScope> {
+/** Where the Application's own kustomize edits are written (argocd-kustomize-layer.ts): `key` names that place. */
+export interface KustomizeLayer {
+  key: string;
+  layer: () => Kustomization | undefined;
+}
+
+export function renderSource(cache: SourceCache, type: SourceType, dir: string, source: any, helm: HelmInputs | undefined, settings: ArgoRenderSettings, layer?: KustomizeLayer): Promise<RenderedScope> {
   if (type === 'directory') return Promise.resolve(renderDirectory(cache, dir, source?.directory));
-  const key = JSON.stringify({ type, dir, kustomize: source?.kustomize ?? null, helm: helm ?? null, buildOptions: settings.buildOptions });
+  // Objects of a build whose edits are written in an Application point at those lines: one render per place.
+  const editedAt = type === 'kustomize' && source?.kustomize && layer ? layer.key : null;
+  const key = JSON.stringify({ type, dir, kustomize: source?.kustomize ?? null, helm: helm ?? null, buildOptions: settings.buildOptions, editedAt });
   let pending = settings.memo.get(key);
   if (pending) return pending;
   settings.stats.renders++;
@@ -165,6 +198,7 @@ export function renderSource(cache: SourceCache, type: SourceType, dir: string, 
       loadRestrictorNone: noRestrictor,
       slots: settings.slots,
       wrapper: (relative) => kustomizeOverlay(source?.kustomize, relative, dir),
+      ...(editedAt ? { outerLayer: layer!.layer } : {}),
     });
   } else if (/\{\{/.test(helm!.namespace)) {
     // helm writes the namespace into the objects (often as a YAML key position it then cannot parse): a namespace the

@@ -14,7 +14,7 @@ interface Written {
 }
 
 /** The document a user edits to change the Flux object: its own, or the base document of a rendered one. */
-function writtenDocument(cache: SourceCache, k: Resource): Written | undefined {
+export function writtenDocument(cache: SourceCache, k: Resource): Written | undefined {
   const origin = k.sourceOrigin;
   if (!origin) {
     const source = cache.get(k.file.absPath);
@@ -27,7 +27,7 @@ function writtenDocument(cache: SourceCache, k: Resource): Written | undefined {
 }
 
 /** JSON with map keys sorted: kustomize prints the Flux object it built with its keys in its own order. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v) =>
     v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
 }

@@ -9,14 +9,14 @@ import { locateInNode } from '../load/locate-node.js';
 import { dependencyEntry, type HelmDependencySource, type ValuesFilePlace } from '../render/dependency-source.js';
 import { firstMapDocument, type SourceCache } from '../render/source-cache.js';
 import { locateHelmTemplate } from './helm-template-locator.js';
-import { dotted, matchEntry, matchValue } from './helm-values-locator.js';
+import { dotted, keyResemblance, matchEntry, matchValue } from './helm-values-locator.js';
 import { valueAt } from './merge-path.js';
 import type { JsonPath, Located, Resource } from '../types.js';
 
 const UNKNOWN_LINE = { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 };
 
 /** The line of a values scalar in its values file. */
-function locateValuesFile(cache: SourceCache, at: ValuesFilePlace): Located {
+export function locateValuesFile(cache: SourceCache, at: ValuesFilePlace): Located {
   const source = cache.get(at.file);
   const document = firstMapDocument(source);
   if (source && document) return locateInNode(source.file, document.node, at.path);
@@ -56,13 +56,11 @@ function namedEntries(cache: SourceCache, files: readonly string[], keys: readon
   return found;
 }
 
-const normalizedKey = (key: string | number | undefined) => (typeof key === 'string' ? key.toLowerCase().replace(/[-_]/g, '') : '');
+const lastKey = (p: readonly (string | number)[]) => [...p].reverse().find((s): s is string => typeof s === 'string');
 
-/** The leaf's key and the field's resemble each other (the same, or one contains the other), as matchValue scores it. */
+/** The leaf's key and the field's resemble each other, as matchValue scores it. */
 function keysResemble(leafPath: readonly (string | number)[], p: JsonPath): boolean {
-  const a = normalizedKey([...leafPath].reverse().find((s) => typeof s === 'string'));
-  const b = normalizedKey([...p].reverse().find((s) => typeof s === 'string'));
-  return a !== '' && b !== '' && (a === b || (a.length >= 4 && b.length >= 4 && (a.includes(b) || b.includes(a))));
+  return keyResemblance(lastKey(leafPath), lastKey(p)) > 0;
 }
 
 /** A field of an object rendered from a supplied dependency: the value or values entry that configures it, else the dependency. */

@@ -10,7 +10,7 @@
 // else the HelmRelease's chart line. Limits: a value transformed by
 // a template (`size: 1Gi` rendered as `storage: 1Gi` matches; `{{ .Values.x | upper }}` does not), or spelled
 // differently in the values, is not found, and two equally good candidates are told apart only by their order.
-import { isMap as isYamlMap, isScalar as isYamlScalar, type Node as YamlNode } from 'yaml';
+import { isMap as isYamlMap, isScalar as isYamlScalar, isSeq as isYamlSeq, type Node as YamlNode } from 'yaml';
 import type { EmbeddedValues, Scalar, ValueLeaf, ValueWhere } from '../render/helm-release/release-values.js';
 import type { HelmValuesSource } from '../render/helm-release/render-objects.js';
 import { inlineFragment, type Fragment } from './fragment.js';
@@ -51,12 +51,15 @@ function contextNames(object: any, p: JsonPath): Set<string> {
 const normalize = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
 
 /** 3: same key; 2: one contains the other; 0: unrelated. */
-function keyResemblance(leafKey: string | undefined, fieldKey: string | undefined): number {
+export function keyResemblance(leafKey: string | undefined, fieldKey: string | undefined): number {
   if (leafKey === undefined || fieldKey === undefined) return 0;
   const a = normalize(leafKey);
   const b = normalize(fieldKey);
   if (a === b) return 3;
   if (a.length >= 4 && b.length >= 4 && (a.includes(b) || b.includes(a))) return 2;
+  // Charts count what the object lists: `replicaCount` sets `replicas`.
+  const stem = (key: string) => key.replace(/(?:count|s)$/, '');
+  if (stem(a).length >= 4 && stem(a) === stem(b)) return 2;
   return 0;
 }
 
@@ -163,7 +166,7 @@ function embeddedFragment(embedded: EmbeddedValues): Embedded {
   if (object.sourceOrigin || (object.kind === 'Secret' && textPath[0] === 'data')) return undefined;
   let holder: YamlNode | undefined = object.node;
   for (const segment of textPath) {
-    holder = isYamlMap(holder) ? (holder.get(segment, true) as YamlNode | undefined) : undefined;
+    holder = isYamlMap(holder) || isYamlSeq(holder) ? (holder.get(segment, true) as YamlNode | undefined) : undefined;
   }
   if (!holder || !isYamlScalar(holder)) return undefined;
   const fragment = inlineFragment(object.file, holder, object.node);

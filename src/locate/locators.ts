@@ -8,6 +8,8 @@ import type { HelmDependencySource } from '../render/dependency-source.js';
 import type { HelmValuesSource } from '../render/helm-release/render-objects.js';
 import type { DeletePatchLine } from '../render/kustomize-removed.js';
 import type { SubstitutionSource } from '../gitops/substituted-resource.js';
+import type { ArgoHelmValuesSource } from '../gitops/argocd-helm-values.js';
+import { locateArgoHelmValues } from './argocd-helm-values-locator.js';
 import { locateDeclaredClass } from './declared-class-locator.js';
 import { locateHelmDependency } from './helm-dependency-locator.js';
 import { locateSubstituted } from './flux-substitution-locator.js';
@@ -34,6 +36,7 @@ export const LOCATORS: LocatorTable = {
   'helm-template': entry<HelmTemplateSource>((origin, _resource, path) => locateHelmTemplate(origin, path)),
   'helm-values': entry<HelmValuesSource>(locateHelmValues),
   'helm-dependency': entry<HelmDependencySource>((origin, resource, path) => locateHelmDependency(origin, resource, path)),
+  'argocd-helm-values': entry<ArgoHelmValuesSource>(locateArgoHelmValues),
   'flux-substitution': entry<SubstitutionSource>(locateSubstituted),
   'declared-class': entry<DeclaredClassSource>((origin, _resource, path) => locateDeclaredClass(origin, path)),
   derived: entry(locateDerived),

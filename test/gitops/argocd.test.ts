@@ -1,7 +1,8 @@
 // Argo CD: an app-of-apps whose ApplicationSet (git directory generator) makes one Application per app
 // directory; all of them are one cluster (their destination), one app inflates a local chart with helmCharts
 // (argocd-cm turns on --enable-helm), and the StorageClass of another app serves the claims of the rest.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -82,14 +83,53 @@ it('an app-of-apps path with a trailing slash still reads its ApplicationSet; on
 test('list and git file generators; other generators are named as not followed', () => {
   const appset = {
     spec: {
-      generators: [{ list: { elements: [{ name: 'a', cluster: { env: 'prod' } }] } }, { clusters: {} }],
+      generators: [{ list: { elements: [{ name: 'a', cluster: { env: 'prod' } }] } }, { scmProvider: {} }, { clusters: { selector: { matchLabels: { env: 'prod' } } } }],
       template: { metadata: { name: '{{name}}-{{cluster.env}}' }, spec: { source: { path: 'apps/{{name}}' } } },
     },
   };
   const expansion = expandApplicationSet(appset, '/nonexistent', () => true);
   assert.equal(expansion.applications.map((a) => [a.metadata.name, a.spec.source.path]), [['a-prod', 'apps/a']]);
-  assert.equal(expansion.skipped.length, 1);
-  assert.match(expansion.skipped[0], /clusters generator not evaluated/);
+  assert.equal(expansion.skipped.length, 2);
+  assert.match(expansion.skipped[0], /scmProvider generator not evaluated/);
+  assert.match(expansion.skipped[1], /clusters generator with a selector not evaluated/);
+});
+
+test('matrix of a git directory generator and a list; the second child templated with the first one\'s set', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'pvlint-matrix-'));
+  for (const dir of ['tenants/a/prod', 'tenants/a/dev', 'tenants/b/prod']) mkdirSync(path.join(root, dir), { recursive: true });
+  const appset = {
+    spec: {
+      goTemplate: true,
+      generators: [{ matrix: { generators: [{ git: { repoURL: 'x', directories: [{ path: 'tenants/*' }] } }, { git: { repoURL: 'x', directories: [{ path: '{{ .path.path }}/prod' }] } }] } }],
+      template: { metadata: { name: '{{ .path.basename }}' }, spec: { source: { path: '{{ .path.path }}' } } },
+    },
+  };
+  const expansion = expandApplicationSet(appset, root, () => true);
+  // The second child's params come first; the first child's win where both set a key (mergo.Merge keeps them).
+  assert.equal(expansion.applications.map((a) => [a.metadata.name, a.spec.source.path]), [['a', 'tenants/a'], ['b', 'tenants/b']]);
+  const listed = expandApplicationSet({ spec: { generators: [{ matrix: { generators: [{ list: { elements: [{ app: 'web' }, { app: 'db' }] } }, { list: { elements: [{ env: 'dev' }, { env: 'prod' }] } }] } }], template: { metadata: { name: '{{app}}-{{env}}' } } } }, root, () => true);
+  assert.equal(listed.applications.map((a) => a.metadata.name), ['web-dev', 'web-prod', 'db-dev', 'db-prod']);
+  assert.equal(listed.skipped, []);
+});
+
+test('merge: later generators override base sets with the same merge keys; the clusters generator assumes in-cluster and says so', () => {
+  const merged = expandApplicationSet({ spec: { generators: [{ merge: { mergeKeys: ['app'], generators: [{ list: { elements: [{ app: 'web', size: '1Gi' }, { app: 'db', size: '5Gi' }] } }, { list: { elements: [{ app: 'db', size: '50Gi' }, { app: 'cache', size: '9Gi' }] } }] } }], template: { metadata: { name: '{{app}}-{{size}}' } } } }, '/nonexistent', () => true);
+  assert.equal(merged.applications.map((a) => a.metadata.name), ['web-1Gi', 'db-50Gi']);
+  const clusters = expandApplicationSet({ spec: { generators: [{ matrix: { generators: [{ clusters: { values: { tier: 'gold' } } }, { list: { elements: [{ app: 'web' }] } }] } }], template: { metadata: { name: '{{app}}-{{name}}-{{values.tier}}' }, spec: { destination: { server: '{{server}}' } } } } }, '/nonexistent', () => true);
+  assert.equal(clusters.applications.map((a) => [a.metadata.name, a.spec.destination.server]), [['web-in-cluster-gold', 'https://kubernetes.default.svc']]);
+  assert.match(clusters.skipped.join('\n'), /only the local in-cluster is assumed/);
+});
+
+test('a generator\'s own template is merged over spec.template; templatePatch is applied, or named when it keeps template actions', () => {
+  const template = { metadata: { name: '{{ .app }}' }, spec: { source: { path: 'apps/{{ .app }}', helm: { valuesObject: { size: '1Gi', keep: true } } } } };
+  const generators = [{ list: { elements: [{ app: 'web', size: '5Gi' }], template: { spec: { source: { path: 'other/{{ .app }}' } } } } }];
+  const patch = 'spec:\n  source:\n    helm:\n      valuesObject:\n        size: {{ .size }}\n';
+  const expansion = expandApplicationSet({ spec: { goTemplate: true, generators, template, templatePatch: patch } }, '/nonexistent', () => true);
+  assert.equal(expansion.applications.map((a) => [a.spec.source.path, a.spec.source.helm.valuesObject]), [['other/web', { size: '5Gi', keep: true }]]);
+  assert.equal(expansion.skipped, []);
+  const controlled = expandApplicationSet({ spec: { goTemplate: true, generators, template, templatePatch: '{{ if .size }}spec: {}{{ end }}' } }, '/nonexistent', () => true);
+  assert.is(controlled.applications.length, 1);
+  assert.match(controlled.skipped.join('\n'), /templatePatch keeps template actions/);
 });
 
 test('goTemplate field access, index, sprig default and dig; other expressions stay as written', () => {

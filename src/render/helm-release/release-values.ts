@@ -88,7 +88,7 @@ function setAt(target: Record<string, unknown>, segments: (string | number)[], v
 }
 
 /** `--set` values are typed as helm's strvals types them: integers, booleans and null; everything else stays text. */
-function typedSetValue(text: string): unknown {
+export function typedSetValue(text: string): unknown {
   if (text === 'true') return true;
   if (text === 'false') return false;
   if (text === 'null') return null;
