@@ -96,6 +96,15 @@ export const DIAGNOSTICS: Readonly<Record<string, DiagnosticDescription>> = {
         'the rule or resource is misspelt, or the rule is off. A stale suppression would silently hide the problem if it came back.',
     fix: 'Remove the suppression, or correct it so that it names the rule and resource it is meant for.',
   },
+  'pvlint/flux-substitution': {
+    severity: 'error',
+    summary: 'A `${VAR}` in a storage field that Flux post-build substitution never fills in.',
+    why: 'kustomize-controller substitutes `${VAR}` only when the Kustomization\'s `spec.postBuild` sets at least one variable (or `substituteStrategy: Always`); otherwise the text is applied as written, ' +
+        'and a storage class, claim name, access mode or size holding `${...}` is rejected by the API server, which fails the whole Kustomization\'s apply (an error; a warning in fields the API server does not check). ' +
+        'When it substitutes and every substituteFrom source is in the repository, a variable set in none of them fails the build in strict mode (the default since kustomize-controller v1.9) or becomes an empty string (a warning). ' +
+        'Variables whose sources are not in the repository are listed as not interpreted instead.',
+    fix: 'Set the variable in the Kustomization\'s `postBuild.substitute` or in a ConfigMap/Secret it names in `postBuild.substituteFrom` (adding `postBuild` where there is none), or write the value in place of the placeholder.',
+  },
 };
 
 /** Diagnostics that make the exit code 2: pvlint could not do its job for part of the input. */

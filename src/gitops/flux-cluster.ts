@@ -18,6 +18,7 @@ import { fluxSpecLayer } from './flux-spec-layer.js';
 import { fluxPath, isFluxKustomization, type FluxEntry } from './flux-entries.js';
 import { loadVariables, type ObjectLookup } from './flux-variables.js';
 import { gitopsKey, type NotInterpreted } from './not-interpreted.js';
+import { isStoragePath, unsetVariables, unsubstitutedPlaceholders } from './flux-placeholders.js';
 import { substituteResource } from './substituted-resource.js';
 
 export interface FluxBuildSettings {
@@ -55,9 +56,6 @@ interface Step {
   kustomization?: Resource;
   plan?: FluxBuildPlan;
 }
-
-const STORAGE_KINDS = new Set(['PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'VolumeSnapshotClass', 'VolumeSnapshot', 'CSIDriver']);
-const STORAGE_PATH = new Set(['volumes', 'volumeClaimTemplates', 'volumeMounts', 'persistentVolumeClaim', 'storageClassName']);
 
 /** Where an object is written in the repository (its source file, not the rendered stream). */
 function placeOf(resource: Resource, locate: LocateAt): { file: string; line?: number } {
@@ -238,6 +236,8 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
       const variables = k ? loadVariables(k, lookup) : undefined;
       if (k && variables) for (const unread of variables.unread) skip(k, unread.reason);
       const substitute = !!variables && (variables.values.size > 0 || k?.object?.spec?.postBuild?.substituteStrategy === 'Always');
+      // Every source of variables is in the repository and readable: what is not set there is set nowhere.
+      const allKnown = !!variables && variables.unread.length === 0;
       const common = k?.object?.spec?.commonMetadata;
       for (const rendered of output.resources) {
         let resource = rendered;
@@ -245,8 +245,11 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
           const result = substituteResource(rendered, variables!.values, variables!.sources);
           resource = result.resource;
           for (const unresolved of result.unresolved) {
-            const storage = STORAGE_KINDS.has(resource.kind) || unresolved.path.some((segment) => typeof segment === 'string' && STORAGE_PATH.has(segment));
-            if (!storage) continue;
+            if (!isStoragePath(resource.kind, unresolved.path)) continue;
+            if (allKnown && unresolved.variables.every((v) => !variables!.values.has(v))) {
+              cluster.diagnostics.push(unsetVariables(resource, unresolved.path, unresolved.variables, k!, settings.locateAt, name));
+              continue;
+            }
             const at = settings.locateAt(rendered, unresolved.path).location;
             cluster.notInterpreted.push({
               environment: name,
@@ -257,6 +260,8 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
               reason: `${resource.kind} ${resource.name}: ${unresolved.path.join('.')} keeps an unresolved variable (no value in the repository), so checks on it were not run`,
             });
           }
+        } else if (k && allKnown) {
+          cluster.diagnostics.push(...unsubstitutedPlaceholders(rendered, k, settings.locateAt, name));
         }
         if (common && typeof common === 'object') resource = withCommonMetadata(resource, common);
         cluster.resources.push(resource);
