@@ -5,7 +5,7 @@
 // value is not in the repository), so these are said here, where it is known that the value never comes.
 import { diagnostic } from '../engine/diagnostic.js';
 import type { Finding, JsonPath, LocateAt, Resource } from '../types.js';
-import { SUBSTITUTE_MARKER } from './substituted-resource.js';
+import { optedOut } from './substituted-resource.js';
 
 export const FLUX_SUBSTITUTION = 'pvlint/flux-substitution';
 
@@ -40,11 +40,6 @@ function matches(p: JsonPath, pattern: JsonPath): boolean {
 /** Whether the API server rejects `${...}` at this path: a checked field of a storage object. */
 function rejectedAt(kind: string, p: JsonPath): boolean {
   return (CHECKED[kind] ?? []).some((pattern) => matches(p, pattern));
-}
-
-function optedOut(object: any): boolean {
-  const metadata = object?.metadata ?? {};
-  return metadata.labels?.[SUBSTITUTE_MARKER] === 'disabled' || metadata.annotations?.[SUBSTITUTE_MARKER] === 'disabled';
 }
 
 /** Every string holding `${...}` in a resource's storage fields, with its path and expressions. */

@@ -28,7 +28,8 @@ export interface SubstitutionResult {
   unresolved: { path: JsonPath; variables: string[] }[];
 }
 
-function optedOut(object: any): boolean {
+/** A resource that opts out of substitution with the label or annotation `kustomize.toolkit.fluxcd.io/substitute: disabled`. */
+export function optedOut(object: any): boolean {
   const metadata = object?.metadata ?? {};
   return metadata.labels?.[SUBSTITUTE_MARKER] === 'disabled' || metadata.annotations?.[SUBSTITUTE_MARKER] === 'disabled';
 }
