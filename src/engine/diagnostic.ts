@@ -71,6 +71,7 @@ export const DIAGNOSTICS: Readonly<Record<string, DiagnosticDescription>> = {
     summary: 'A Flux HelmRelease was not rendered, or was rendered with a caveat.',
     why: 'pvlint renders each HelmRelease with the real helm (chart from the repository, the helm.charts mapping, the chart cache, or pulled) and lints the objects it produces. ' +
         'When the chart cannot be had or the render fails, one note per release says so and counts what its values would have produced; the exit code does not change. ' +
+        'When the chart itself rejects the values (its `fail`/`required` checks, or its values schema), the finding sits at the value the chart names and is a warning if the chart is the exact version the release asks for and every value was read, since helm-controller\'s install or upgrade then fails the same way. ' +
         'A chart whose values schema references URLs that cannot be fetched is rendered with --skip-schema-validation, and a note says so once per chart.',
     fix: 'Make the chart available: map its reference to a vendored copy in .pvlint.yaml `helm.charts`, or let pvlint pull it once into the chart cache (--chart-cache) with network access.',
   },

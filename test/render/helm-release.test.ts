@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { lint, type LintOptions } from '../../src/lint.js';
@@ -74,6 +74,36 @@ withHelm('app-template from the packaged chart: replicas, a missing existingClai
   assert.equal(notes.length, 1);
   assert.match(notes[0].message, /app-template 4\.1\.1 .*--skip-schema-validation/);
   assert.is(result.notInterpreted, undefined);
+});
+
+withHelm('values the chart rejects (advancedMounts naming no controller): a warning at that values key, not at the chart', async () => {
+  const dir = repoCopy('helm-release/app-template');
+  cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
+  const release = path.join(dir, 'apps/media/helmrelease.yaml');
+  const text = readFileSync(release, 'utf8');
+  writeFileSync(release, text.replace('        existingClaim: jellyfin-medai\n        globalMounts:\n          - path: /media', '        existingClaim: jellyfin-config\n        advancedMounts:\n          jellyfn:\n            app:\n              - path: /media'));
+  const result = await run(dir, { helmChartMappings: [{ reference: 'oci://ghcr.io/bjw-s-labs/helm/app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] });
+  const rejected = result.findings.filter((f) => f.ruleId === 'pvlint/helm-release' && f.messageId === 'values-rejected');
+  // The exact chart the release asks for failed on its values: helm-controller fails the same way.
+  assert.equal(rejected.map((f) => `${at(f)} ${f.severity}`), ['apps/media/helmrelease.yaml:28 warning']);
+  assert.match(rejected[0].message, /persistence item: 'media', controller: 'jellyfn'/);
+  assert.match(rejected[0].fix, /chart rejects these values/);
+  assert.equal(result.notInterpreted?.map((n) => n.name), ['media/jellyfin']);
+  // The other release still renders and is linted.
+  assert.equal(summary(result.findings, 'database-ephemeral-data'), ['apps/media/helmrelease.yaml:53 error']);
+});
+
+withHelm('values rejected by a stand-in of another version (the bundled app-template): a note at the values key', async () => {
+  const dir = repoCopy('helm-release/app-template');
+  const release = path.join(dir, 'apps/media/helmrelease.yaml');
+  writeFileSync(release, readFileSync(release, 'utf8').replace('      jellyfin:\n        replicas: 2', '      jellyfin:\n        type: daemonset-ish\n        replicas: 2'));
+  const repository = path.join(dir, 'apps/media/ocirepository.yaml');
+  writeFileSync(repository, readFileSync(repository, 'utf8').replace('tag: 4.1.1', 'tag: 5.1.0'));
+  rmSync(path.join(dir, '.pvlint.yaml'));
+  const result = await run(dir, { pullCharts: false });
+  const rejected = result.findings.filter((f) => f.messageId === 'values-rejected');
+  assert.equal(rejected.map((f) => `${at(f)} ${f.severity}`), ['apps/media/helmrelease.yaml:14 note']);
+  assert.match(rejected[0].fix, /bundled app-template 4\.1\.1, not the 5\.1\.0 version/);
 });
 
 withHelm('a bare chart name mapped to another version than the release asks for renders it, and says so once', async () => {
