@@ -118,9 +118,16 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
   };
   const skip = (r: Resource, reason: string, extra: Partial<NotInterpreted> = {}) =>
     cluster.notInterpreted.push({ environment: name, ...placeOf(r, settings.locateAt), kind: r.kind, name: r.namespace ? `${r.namespace}/${r.name}` : r.name, reason, key: identity(r), ...extra });
-  const lookup: ObjectLookup = (kind, namespace, objectName) => {
+  // Variable sources found only elsewhere in the repository: unless the cluster applies them after all (a later
+  // level), the run assumes the cluster holds the same object, and says so.
+  const readElsewhere: { kind: string; namespace: string; name: string; found: Resource; by: Resource }[] = [];
+  const lookupFor = (by: Resource): ObjectLookup => (kind, namespace, objectName) => {
     const matches = cluster.resources.filter((r) => r.kind === kind && r.name === objectName);
-    return matches.find((r) => (r.namespace ?? namespace) === namespace) ?? repositoryLookup(kind, namespace, objectName);
+    const own = matches.find((r) => (r.namespace ?? namespace) === namespace);
+    if (own) return own;
+    const found = repositoryLookup(kind, namespace, objectName);
+    if (found) readElsewhere.push({ kind, namespace, name: objectName, found, by });
+    return found;
   };
   /** Whether a GitRepository (by reference) is this repository; the reason it is not otherwise. */
   const otherRepository = (name: unknown, namespace: string): string | undefined => {
@@ -233,7 +240,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
         else cluster.notInterpreted.push({ environment: name, file: cache.displayPath(step.dir), kind: 'root', name: cache.displayPath(step.dir), reason: `the build failed: ${output.diagnostics[0].message}` });
       }
       const k = step.kustomization;
-      const variables = k ? loadVariables(k, lookup) : undefined;
+      const variables = k ? loadVariables(k, lookupFor(k)) : undefined;
       if (k && variables) for (const unread of variables.unread) skip(k, unread.reason);
       const substitute = !!variables && (variables.values.size > 0 || k?.object?.spec?.postBuild?.substituteStrategy === 'Always');
       // Every source of variables is in the repository and readable: what is not set there is set nowhere.
@@ -274,6 +281,11 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
       if (step) next.push(step);
     }
     level = next;
+  }
+  for (const { kind, namespace, name: objectName, found, by } of readElsewhere) {
+    if (cluster.resources.some((r) => r.kind === kind && r.name === objectName && (r.namespace ?? namespace) === namespace)) continue;
+    const where = placeOf(found, settings.locateAt);
+    skip(by, `${kind} ${namespace}/${objectName} named in postBuild.substituteFrom is not applied by this cluster; its variables are read from ${where.file}${where.line ? `:${where.line}` : ''}, assuming the cluster holds the same object`);
   }
   for (const resource of cluster.resources) {
     if (resource.kind === 'HelmRelease' && resource.apiVersion.startsWith('helm.toolkit.fluxcd.io/')) {
