@@ -54,6 +54,15 @@ it('a source outside the repository: its variables are unknown, so nothing is re
   assert.ok(!substitution().some((x) => x.message.includes('"logs"')));
   assert.ok((result.notInterpreted ?? []).some((n) => n.reason.includes('settings-made-by-terraform')));
   assert.is(substitution().length, 3);
+  assert.ok((result.notInterpreted ?? []).some((n) => n.kind === 'variable' && n.name === '${LOGS_CLASS}'));
+});
+
+it('a source outside the repository: substitution still runs as in the cluster, so a default applies', async () => {
+  const claims: any[] = [];
+  await lint({ paths: ['clusters/dev'], cwd: dir, onScope: (scope) => claims.push(...scope.model.ofKind('PersistentVolumeClaim')) });
+  const logs = claims.find((c) => c.name === 'logs');
+  assert.is(logs.object.spec.resources.requests.storage, '2Gi');
+  assert.is(logs.object.spec.storageClassName, '${LOGS_CLASS}');
 });
 
 it('CLI: exit 1 on the error, and SARIF validates with the new diagnostic among its rules', () => {
