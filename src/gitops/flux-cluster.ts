@@ -242,10 +242,12 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
       const k = step.kustomization;
       const variables = k ? loadVariables(k, lookupFor(k)) : undefined;
       if (k && variables) for (const unread of variables.unread) skip(k, unread.reason);
-      // A source pvlint cannot read holds variables in the cluster: substitution runs there, so defaults apply here.
-      const substitute = !!variables && (variables.values.size > 0 || variables.unread.length > 0 || k?.object?.spec?.postBuild?.substituteStrategy === 'Always');
+      // A source pvlint cannot read (or an optional one the repository lacks) may hold variables in the cluster:
+      // substitution then runs there, so defaults apply here.
+      const unknownSources = !!variables && variables.unread.length + variables.optionalAbsent.length > 0;
+      const substitute = !!variables && (variables.values.size > 0 || unknownSources || k?.object?.spec?.postBuild?.substituteStrategy === 'Always');
       // Every source of variables is in the repository and readable: what is not set there is set nowhere.
-      const allKnown = !!variables && variables.unread.length === 0;
+      const allKnown = !!variables && !unknownSources;
       const common = k?.object?.spec?.commonMetadata;
       for (const rendered of output.resources) {
         let resource = rendered;

@@ -57,6 +57,11 @@ it('a source outside the repository: its variables are unknown, so nothing is re
   assert.ok((result.notInterpreted ?? []).some((n) => n.kind === 'variable' && n.name === '${LOGS_CLASS}'));
 });
 
+it('an optional source the repository lacks may hold the variable: no finding, listed as not interpreted', () => {
+  assert.ok(!substitution().some((x) => x.message.includes('"queue"')));
+  assert.ok((result.notInterpreted ?? []).some((n) => n.kind === 'variable' && n.name === '${QUEUE_CLASS}'));
+});
+
 it('a source outside the repository: substitution still runs as in the cluster, so a default applies', async () => {
   const claims: any[] = [];
   await lint({ paths: ['clusters/dev'], cwd: dir, onScope: (scope) => claims.push(...scope.model.ofKind('PersistentVolumeClaim')) });
