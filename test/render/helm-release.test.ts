@@ -106,6 +106,27 @@ withHelm('values rejected by a stand-in of another version (the bundled app-temp
   assert.match(rejected[0].fix, /bundled app-template 4\.1\.1, not the 5\.1\.0 version/);
 });
 
+withHelm('a claim the release renders that the repository also defines (same name): an ownership conflict at the values entry', async () => {
+  const dir = repoCopy('helm-release/app-template');
+  cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
+  const release = path.join(dir, 'apps/media/helmrelease.yaml');
+  // One rendered claim: app-template names it after the release, "jellyfin", like the backup claim below.
+  writeFileSync(release, readFileSync(release, 'utf8').replace('        existingClaim: jellyfin-medai\n', '        type: persistentVolumeClaim\n        accessMode: ReadWriteOnce\n        size: 5Gi\n'));
+  const claims = path.join(dir, 'apps/media/claims.yaml');
+  const backupClaim = ['---', 'apiVersion: v1', 'kind: PersistentVolumeClaim', 'metadata:', '  name: jellyfin', '  namespace: media', 'spec:', '  accessModes: ["ReadWriteOnce"]', '  storageClassName: standard', '  resources:', '    requests:', '      storage: 5Gi', ''].join('\n');
+  writeFileSync(claims, readFileSync(claims, 'utf8') + backupClaim);
+  const mapping = { helmChartMappings: [{ reference: 'oci://ghcr.io/bjw-s-labs/helm/app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] };
+  const result = await run(dir, mapping);
+  const conflicts = result.findings.filter((f) => f.ruleId === 'pvlint/helm-ownership-conflict');
+  assert.equal(conflicts.map((f) => `${at(f)} ${f.severity}`), ['apps/media/helmrelease.yaml:27 error']);
+  assert.match(conflicts[0].message, /PersistentVolumeClaim "jellyfin" in namespace "media" is rendered by HelmRelease media\/jellyfin, and the environment also applies it/);
+  assert.equal(conflicts[0].related.map((r) => `${r.location.file}:${r.location.region.startLine}`), ['apps/media/claims.yaml:23']);
+  // A claim that carries the release's ownership annotations is adopted by Helm: no conflict.
+  writeFileSync(claims, readFileSync(claims, 'utf8').replace('  name: jellyfin\n  namespace: media\n', '  name: jellyfin\n  namespace: media\n  annotations:\n    meta.helm.sh/release-name: jellyfin\n    meta.helm.sh/release-namespace: media\n'));
+  const adopted = await run(dir, mapping);
+  assert.equal(adopted.findings.filter((f) => f.ruleId === 'pvlint/helm-ownership-conflict'), []);
+});
+
 withHelm('a bare chart name mapped to another version than the release asks for renders it, and says so once', async () => {
   const dir = repoCopy('helm-release/app-template');
   cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));

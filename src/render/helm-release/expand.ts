@@ -21,6 +21,7 @@ import { renderChartObjects } from './render-objects.js';
 import { resolveReleaseChart, type ChartResolution } from './resolve-chart.js';
 import type { TemplateResult } from './template-chart.js';
 import { readTemplateFailure } from './template-failure.js';
+import { ownershipConflicts } from './object-conflicts.js';
 
 export const HELM_RELEASE_DIAGNOSTIC = 'pvlint/helm-release';
 
@@ -249,7 +250,7 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     }
     for (const message of rendered.parseErrors) note('output-parse', `HelmRelease ${namespace}/${release.name}: the output of chart ${label} does not parse: ${message}`);
     const resources = standIn ? withoutUntemplated(rendered.resources, standIn.version, standIn.requested, standIn.renderedBy, (message) => note('bundled-untemplated', `HelmRelease ${namespace}/${release.name}: ${message}`)) : rendered.resources;
-    return { resources, notes, once, missing: undefined };
+    return { resources, notes, once, missing: undefined, rendered: { release, label: `${namespace}/${release.name}`, releaseName, releaseNamespace, resources } };
   });
   for (const r of perRelease) {
     expansion.resources.push(...r.resources);
@@ -262,5 +263,7 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     if (r.missing) expansion.notInterpreted.push(r.missing);
     else expansion.rendered++;
   }
+  const rendered = perRelease.flatMap((r) => ('rendered' in r && r.rendered ? [r.rendered] : []));
+  expansion.notes.push(...ownershipConflicts(resources, rendered, context.locateAt, context.environment));
   return expansion;
 }
