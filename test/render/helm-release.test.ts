@@ -127,6 +127,21 @@ withHelm('a claim the release renders that the repository also defines (same nam
   assert.equal(adopted.findings.filter((f) => f.ruleId === 'pvlint/helm-ownership-conflict'), []);
 });
 
+withHelmAndKustomize('valuesFrom a ConfigMap that configMapGenerator makes from a values file: findings at the line in that file', async () => {
+  const dir = repoCopy('helm-release/app-template');
+  cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
+  const media = path.join(dir, 'apps/media');
+  writeFileSync(path.join(media, 'kustomization.yaml'), [
+    'apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', 'resources:', '  - claims.yaml', '  - helmrelease.yaml', '  - ocirepository.yaml',
+    'configMapGenerator:', '  - name: jellyfin-values', '    namespace: media', '    files:', '      - values.yaml=jellyfin-values.yaml', 'generatorOptions:', '  disableNameSuffixHash: true', ''].join('\n'));
+  writeFileSync(path.join(media, 'jellyfin-values.yaml'), ['persistence:', '  cache:', '    type: persistentVolumeClaim', '    accessMode: ReadWriteOnce', '    size: 0Gi', '    globalMounts:', '      - path: /cache', ''].join('\n'));
+  const release = path.join(media, 'helmrelease.yaml');
+  writeFileSync(release, readFileSync(release, 'utf8').replace('  name: jellyfin\n  namespace: media\nspec:\n', '  name: jellyfin\n  namespace: media\nspec:\n  valuesFrom:\n    - kind: ConfigMap\n      name: jellyfin-values\n      valuesKey: values.yaml\n'));
+  const result = await run(dir, { helmChartMappings: [{ reference: 'oci://ghcr.io/bjw-s-labs/helm/app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] });
+  // The claim's size comes from line 5 of the values file, not from the generator's files entry.
+  assert.equal(summary(result.findings, 'claim-spec-invalid'), ['apps/media/jellyfin-values.yaml:5 error']);
+});
+
 withHelm('a bare chart name mapped to another version than the release asks for renders it, and says so once', async () => {
   const dir = repoCopy('helm-release/app-template');
   cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
