@@ -97,14 +97,6 @@ export const DIAGNOSTICS: Readonly<Record<string, DiagnosticDescription>> = {
         'the rule or resource is misspelt, or the rule is off. A stale suppression would silently hide the problem if it came back.',
     fix: 'Remove the suppression, or correct it so that it names the rule and resource it is meant for.',
   },
-  'pvlint/helm-ownership-conflict': {
-    severity: 'error',
-    summary: 'A HelmRelease renders a storage object that the environment already has from elsewhere.',
-    why: 'Helm creates the objects of a release only when they do not exist yet, or when they carry the release\'s ownership annotations (`meta.helm.sh/release-name`, `meta.helm.sh/release-namespace`); otherwise the install or upgrade fails with "exists and cannot be imported into the current release: invalid ownership metadata" (helm pkg/action/validate.go). ' +
-        'A PersistentVolumeClaim, PersistentVolume, StorageClass or VolumeSnapshotClass that a HelmRelease renders and that a Flux Kustomization also applies (or another release renders) under the same kind, namespace and name is such a conflict. ' +
-        'The common case: an app-template release with one `persistentVolumeClaim` entry names its claim after the release, like the claim a backup component (VolSync, Kopiur) creates for the app.',
-    fix: 'Give one of the two objects another name (app-template: `suffix`, `forceRename`, or `existingClaim` to mount the existing claim instead of rendering one), or remove the duplicate.',
-  },
   'pvlint/flux-substitution': {
     severity: 'error',
     summary: 'A `${VAR}` in a storage field that Flux post-build substitution never fills in.',
@@ -113,6 +105,14 @@ export const DIAGNOSTICS: Readonly<Record<string, DiagnosticDescription>> = {
         'When it substitutes and every substituteFrom source is in the repository, a variable set in none of them fails the build in strict mode (the default since kustomize-controller v1.9) or becomes an empty string (a warning). ' +
         'Variables whose sources are not in the repository are listed as not interpreted instead.',
     fix: 'Set the variable in the Kustomization\'s `postBuild.substitute` or in a ConfigMap/Secret it names in `postBuild.substituteFrom` (adding `postBuild` where there is none), or write the value in place of the placeholder.',
+  },
+  'pvlint/helm-ownership-conflict': {
+    severity: 'error',
+    summary: 'A HelmRelease renders a storage object that the environment already has from elsewhere.',
+    why: 'Helm creates the objects of a release only when they do not exist yet, or when they carry the release\'s ownership annotations (`meta.helm.sh/release-name`, `meta.helm.sh/release-namespace`); otherwise the install or upgrade fails with "exists and cannot be imported into the current release: invalid ownership metadata" (helm pkg/action/validate.go). ' +
+        'A PersistentVolumeClaim, PersistentVolume, StorageClass or VolumeSnapshotClass that a HelmRelease renders and that a Flux Kustomization also applies (or another release renders) under the same kind, namespace and name is such a conflict. ' +
+        'The common case: an app-template release with one `persistentVolumeClaim` entry names its claim after the release, like the claim a backup component (VolSync, Kopiur) creates for the app.',
+    fix: 'Give one of the two objects another name (app-template: `suffix`, `forceRename`, or `existingClaim` to mount the existing claim instead of rendering one), or remove the duplicate.',
   },
 };
 
