@@ -252,7 +252,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
       for (const rendered of output.resources) {
         let resource = rendered;
         if (substitute) {
-          const result = substituteResource(rendered, variables!.values, variables!.sources);
+          const result = substituteResource(rendered, variables!.values, variables!.sources, unknownSources);
           resource = result.resource;
           for (const unresolved of result.unresolved) {
             if (!isStoragePath(resource.kind, unresolved.path)) continue;
