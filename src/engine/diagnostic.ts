@@ -71,6 +71,7 @@ export const DIAGNOSTICS: Readonly<Record<string, DiagnosticDescription>> = {
     summary: 'A Flux HelmRelease was not rendered, or was rendered with a caveat.',
     why: 'pvlint renders each HelmRelease with the real helm (chart from the repository, the helm.charts mapping, the chart cache, or pulled) and lints the objects it produces. ' +
         'When the chart cannot be had or the render fails, one note per release says so and counts what its values would have produced; the exit code does not change. ' +
+        'When the chart itself rejects the values (its `fail`/`required` checks, or its values schema), the finding sits at the value the chart names and is a warning if the chart is the exact version the release asks for and every value was read, since helm-controller\'s install or upgrade then fails the same way. ' +
         'A chart whose values schema references URLs that cannot be fetched is rendered with --skip-schema-validation, and a note says so once per chart.',
     fix: 'Make the chart available: map its reference to a vendored copy in .pvlint.yaml `helm.charts`, or let pvlint pull it once into the chart cache (--chart-cache) with network access.',
   },
@@ -95,6 +96,23 @@ export const DIAGNOSTICS: Readonly<Record<string, DiagnosticDescription>> = {
     why: 'A pvlint.dev/ignore annotation, or a suppress entry of the configuration, suppressed nothing in this run: the problem was fixed, ' +
         'the rule or resource is misspelt, or the rule is off. A stale suppression would silently hide the problem if it came back.',
     fix: 'Remove the suppression, or correct it so that it names the rule and resource it is meant for.',
+  },
+  'pvlint/flux-substitution': {
+    severity: 'error',
+    summary: 'A `${VAR}` in a storage field that Flux post-build substitution never fills in.',
+    why: 'kustomize-controller substitutes `${VAR}` only when the Kustomization\'s `spec.postBuild` sets at least one variable (or `substituteStrategy: Always`); otherwise the text is applied as written, ' +
+        'and a storage class, claim name, access mode or size holding `${...}` is rejected by the API server, which fails the whole Kustomization\'s apply (an error; a warning in fields the API server does not check). ' +
+        'When it substitutes and every substituteFrom source is in the repository, a variable set in none of them fails the build in strict mode (the default since kustomize-controller v1.9) or becomes an empty string (a warning). ' +
+        'Variables whose sources are not in the repository are listed as not interpreted instead.',
+    fix: 'Set the variable in the Kustomization\'s `postBuild.substitute` or in a ConfigMap/Secret it names in `postBuild.substituteFrom` (adding `postBuild` where there is none), or write the value in place of the placeholder.',
+  },
+  'pvlint/helm-ownership-conflict': {
+    severity: 'error',
+    summary: 'A HelmRelease renders a storage object that the environment already has from elsewhere.',
+    why: 'Helm creates the objects of a release only when they do not exist yet, or when they carry the release\'s ownership annotations (`meta.helm.sh/release-name`, `meta.helm.sh/release-namespace`); otherwise the install or upgrade fails with "exists and cannot be imported into the current release: invalid ownership metadata" (helm pkg/action/validate.go). ' +
+        'A PersistentVolumeClaim, PersistentVolume, StorageClass or VolumeSnapshotClass that a HelmRelease renders and that a Flux Kustomization also applies (or another release renders) under the same kind, namespace and name is such a conflict. ' +
+        'The common case: an app-template release with one `persistentVolumeClaim` entry names its claim after the release, like the claim a backup component (VolSync, Kopiur) creates for the app.',
+    fix: 'Give one of the two objects another name (app-template: `suffix`, `forceRename`, or `existingClaim` to mount the existing claim instead of rendering one), or remove the duplicate.',
   },
 };
 

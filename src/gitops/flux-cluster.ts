@@ -18,6 +18,7 @@ import { fluxSpecLayer } from './flux-spec-layer.js';
 import { fluxPath, isFluxKustomization, type FluxEntry } from './flux-entries.js';
 import { loadVariables, type ObjectLookup } from './flux-variables.js';
 import { gitopsKey, type NotInterpreted } from './not-interpreted.js';
+import { isStoragePath, unsetVariables, unsubstitutedPlaceholders } from './flux-placeholders.js';
 import { substituteResource } from './substituted-resource.js';
 
 export interface FluxBuildSettings {
@@ -55,9 +56,6 @@ interface Step {
   kustomization?: Resource;
   plan?: FluxBuildPlan;
 }
-
-const STORAGE_KINDS = new Set(['PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'VolumeSnapshotClass', 'VolumeSnapshot', 'CSIDriver']);
-const STORAGE_PATH = new Set(['volumes', 'volumeClaimTemplates', 'volumeMounts', 'persistentVolumeClaim', 'storageClassName']);
 
 /** Where an object is written in the repository (its source file, not the rendered stream). */
 function placeOf(resource: Resource, locate: LocateAt): { file: string; line?: number } {
@@ -120,9 +118,16 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
   };
   const skip = (r: Resource, reason: string, extra: Partial<NotInterpreted> = {}) =>
     cluster.notInterpreted.push({ environment: name, ...placeOf(r, settings.locateAt), kind: r.kind, name: r.namespace ? `${r.namespace}/${r.name}` : r.name, reason, key: identity(r), ...extra });
-  const lookup: ObjectLookup = (kind, namespace, objectName) => {
+  // Variable sources found only elsewhere in the repository: unless the cluster applies them after all (a later
+  // level), the run assumes the cluster holds the same object, and says so.
+  const readElsewhere: { kind: string; namespace: string; name: string; found: Resource; by: Resource }[] = [];
+  const lookupFor = (by: Resource): ObjectLookup => (kind, namespace, objectName) => {
     const matches = cluster.resources.filter((r) => r.kind === kind && r.name === objectName);
-    return matches.find((r) => (r.namespace ?? namespace) === namespace) ?? repositoryLookup(kind, namespace, objectName);
+    const own = matches.find((r) => (r.namespace ?? namespace) === namespace);
+    if (own) return own;
+    const found = repositoryLookup(kind, namespace, objectName);
+    if (found) readElsewhere.push({ kind, namespace, name: objectName, found, by });
+    return found;
   };
   /** Whether a GitRepository (by reference) is this repository; the reason it is not otherwise. */
   const otherRepository = (name: unknown, namespace: string): string | undefined => {
@@ -235,18 +240,26 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
         else cluster.notInterpreted.push({ environment: name, file: cache.displayPath(step.dir), kind: 'root', name: cache.displayPath(step.dir), reason: `the build failed: ${output.diagnostics[0].message}` });
       }
       const k = step.kustomization;
-      const variables = k ? loadVariables(k, lookup) : undefined;
+      const variables = k ? loadVariables(k, lookupFor(k)) : undefined;
       if (k && variables) for (const unread of variables.unread) skip(k, unread.reason);
-      const substitute = !!variables && (variables.values.size > 0 || k?.object?.spec?.postBuild?.substituteStrategy === 'Always');
+      // A source pvlint cannot read (or an optional one the repository lacks) may hold variables in the cluster:
+      // substitution then runs there, so defaults apply here.
+      const unknownSources = !!variables && variables.unread.length + variables.optionalAbsent.length > 0;
+      const substitute = !!variables && (variables.values.size > 0 || unknownSources || k?.object?.spec?.postBuild?.substituteStrategy === 'Always');
+      // Every source of variables is in the repository and readable: what is not set there is set nowhere.
+      const allKnown = !!variables && !unknownSources;
       const common = k?.object?.spec?.commonMetadata;
       for (const rendered of output.resources) {
         let resource = rendered;
         if (substitute) {
-          const result = substituteResource(rendered, variables!.values, variables!.sources);
+          const result = substituteResource(rendered, variables!.values, variables!.sources, unknownSources);
           resource = result.resource;
           for (const unresolved of result.unresolved) {
-            const storage = STORAGE_KINDS.has(resource.kind) || unresolved.path.some((segment) => typeof segment === 'string' && STORAGE_PATH.has(segment));
-            if (!storage) continue;
+            if (!isStoragePath(resource.kind, unresolved.path)) continue;
+            if (allKnown && unresolved.variables.every((v) => !variables!.values.has(v))) {
+              cluster.diagnostics.push(unsetVariables(resource, unresolved.path, unresolved.variables, k!, settings.locateAt, name));
+              continue;
+            }
             const at = settings.locateAt(rendered, unresolved.path).location;
             cluster.notInterpreted.push({
               environment: name,
@@ -257,6 +270,8 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
               reason: `${resource.kind} ${resource.name}: ${unresolved.path.join('.')} keeps an unresolved variable (no value in the repository), so checks on it were not run`,
             });
           }
+        } else if (k && allKnown) {
+          cluster.diagnostics.push(...unsubstitutedPlaceholders(rendered, k, settings.locateAt, name));
         }
         if (common && typeof common === 'object') resource = withCommonMetadata(resource, common);
         cluster.resources.push(resource);
@@ -269,6 +284,11 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
       if (step) next.push(step);
     }
     level = next;
+  }
+  for (const { kind, namespace, name: objectName, found, by } of readElsewhere) {
+    if (cluster.resources.some((r) => r.kind === kind && r.name === objectName && (r.namespace ?? namespace) === namespace)) continue;
+    const where = placeOf(found, settings.locateAt);
+    skip(by, `${kind} ${namespace}/${objectName} named in postBuild.substituteFrom is not applied by this cluster; its variables are read from ${where.file}${where.line ? `:${where.line}` : ''}, assuming the cluster holds the same object`);
   }
   for (const resource of cluster.resources) {
     if (resource.kind === 'HelmRelease' && resource.apiVersion.startsWith('helm.toolkit.fluxcd.io/')) {

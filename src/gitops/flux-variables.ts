@@ -16,6 +16,8 @@ export interface LoadedVariables {
   sources: Map<string, VariableSource>;
   /** Sources that were named but could not be read, and why. */
   unread: { kind: string; name: string; reason: string }[];
+  /** Sources marked `optional` that are not in the repository: the cluster may or may not hold them. */
+  optionalAbsent: { kind: string; name: string }[];
 }
 
 /** SOPS leaves a top-level `sops:` map and `ENC[...]` values; their plain text is not in the repository. */
@@ -44,6 +46,7 @@ export function loadVariables(kustomization: Resource, lookup: ObjectLookup): Lo
   const values = new Map<string, string | undefined>();
   const sources = new Map<string, VariableSource>();
   const unread: LoadedVariables['unread'] = [];
+  const optionalAbsent: LoadedVariables['optionalAbsent'] = [];
   const from: any[] = Array.isArray(postBuild.substituteFrom) ? postBuild.substituteFrom : [];
   for (const reference of from) {
     const kind = reference?.kind === 'Secret' ? 'Secret' : reference?.kind === 'ConfigMap' ? 'ConfigMap' : undefined;
@@ -52,6 +55,7 @@ export function loadVariables(kustomization: Resource, lookup: ObjectLookup): Lo
     const object = lookup(kind, namespace, name);
     if (!object) {
       if (reference.optional !== true) unread.push({ kind, name, reason: `${kind} ${namespace}/${name} named in postBuild.substituteFrom is not in the repository; its variables are unknown` });
+      else optionalAbsent.push({ kind, name });
       continue;
     }
     const label = `${kind} ${namespace}/${name}`;
@@ -76,5 +80,5 @@ export function loadVariables(kustomization: Resource, lookup: ObjectLookup): Lo
       sources.set(key, { label: 'postBuild.substitute', definedAt: { resource: kustomization, path: ['spec', 'postBuild', 'substitute', key] } });
     }
   }
-  return { values, sources, unread };
+  return { values, sources, unread, optionalAbsent };
 }

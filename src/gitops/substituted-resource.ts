@@ -20,6 +20,8 @@ export interface SubstitutionSource extends Origin {
   original: Resource;
   values: readonly SubstitutedValue[];
   sources: ReadonlyMap<string, VariableSource>;
+  /** A named source pvlint could not read (or an absent optional one) may set variables the repository does not. */
+  unknownSources?: boolean;
 }
 
 export interface SubstitutionResult {
@@ -28,7 +30,8 @@ export interface SubstitutionResult {
   unresolved: { path: JsonPath; variables: string[] }[];
 }
 
-function optedOut(object: any): boolean {
+/** A resource that opts out of substitution with the label or annotation `kustomize.toolkit.fluxcd.io/substitute: disabled`. */
+export function optedOut(object: any): boolean {
   const metadata = object?.metadata ?? {};
   return metadata.labels?.[SUBSTITUTE_MARKER] === 'disabled' || metadata.annotations?.[SUBSTITUTE_MARKER] === 'disabled';
 }
@@ -64,7 +67,7 @@ function substituteTree(value: unknown, variables: ReadonlyMap<string, string | 
 }
 
 /** The object after substitution, or the same object when nothing in it is substituted. */
-export function substituteResource(resource: Resource, variables: ReadonlyMap<string, string | undefined>, sources: ReadonlyMap<string, VariableSource>): SubstitutionResult {
+export function substituteResource(resource: Resource, variables: ReadonlyMap<string, string | undefined>, sources: ReadonlyMap<string, VariableSource>, unknownSources = false): SubstitutionResult {
   if (optedOut(resource.object)) return { resource, unresolved: [] };
   const found: SubstitutedValue[] = [];
   const object = substituteTree(resource.object, variables, [], found) as any;
@@ -72,7 +75,7 @@ export function substituteResource(resource: Resource, variables: ReadonlyMap<st
   const metadata = object?.metadata ?? {};
   const name = typeof metadata.name === 'string' ? metadata.name : resource.name;
   const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : resource.namespace;
-  const substitution: SubstitutionSource = { kind: 'flux-substitution', original: resource, values: found, sources };
+  const substitution: SubstitutionSource = { kind: 'flux-substitution', original: resource, values: found, sources, ...(unknownSources ? { unknownSources } : {}) };
   const derived = deriveResource(resource, {
     object,
     name,

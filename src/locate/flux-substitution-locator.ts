@@ -10,14 +10,18 @@ function startsWith(p: JsonPath, prefix: JsonPath): boolean {
 }
 
 export function locateSubstituted(origin: SubstitutionSource, _resource: Resource, p: JsonPath, context: LocateContext): Located {
-  const { original, values, sources } = origin;
+  const { original, values, sources, unknownSources } = origin;
   const placeholder = context.at(original, p);
   const value = values.find((v) => startsWith(p, v.path));
   if (!value) return placeholder;
   const defined = value.expansions.filter((e) => e.outcome === 'variable' && sources.has(e.variable));
   if (defined.length === 0) {
     const defaulted = value.expansions.find((e) => e.outcome === 'default');
-    return defaulted ? { ...placeholder, note: `the value is the default of ${defaulted.text}: no postBuild variable ${defaulted.variable} is set` } : placeholder;
+    if (!defaulted) return placeholder;
+    const unset = unknownSources
+      ? `the repository sets no variable ${defaulted.variable} (a substituteFrom source pvlint cannot read may set it in the cluster)`
+      : `no postBuild variable ${defaulted.variable} is set`;
+    return { ...placeholder, note: `the value is the default of ${defaulted.text}: ${unset}` };
   }
   const definedAt = (variable: string) => {
     const where = sources.get(variable)!.definedAt;

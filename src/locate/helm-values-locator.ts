@@ -13,7 +13,9 @@
 import { isMap as isYamlMap, isScalar as isYamlScalar, isSeq as isYamlSeq, type Node as YamlNode } from 'yaml';
 import type { EmbeddedValues, Scalar, ValueLeaf, ValueWhere } from '../render/helm-release/release-values.js';
 import type { HelmValuesSource } from '../render/helm-release/render-objects.js';
-import { inlineFragment, type Fragment } from './fragment.js';
+import { fileFragment, inlineFragment, type Fragment } from './fragment.js';
+import { generatedDataFile } from './kustomize-locator.js';
+import type { KustomizeSource } from '../render/kustomize-source.js';
 import { locateHelmTemplate } from './helm-template-locator.js';
 import type { LocateContext } from './locator.js';
 import { valueAt } from './merge-path.js';
@@ -162,8 +164,17 @@ type Embedded = { fragment: Fragment; root: YamlNode } | undefined;
 /** The values text parsed on its own, with positions mapped back into the object's file, when that is exact. */
 function embeddedFragment(embedded: EmbeddedValues): Embedded {
   const { resource: object, textPath } = embedded;
-  // A rendered object's lines are not the repository's, and a Secret's `data` is base64.
-  if (object.sourceOrigin || (object.kind === 'Secret' && textPath[0] === 'data')) return undefined;
+  // A Secret's `data` is base64.
+  if (object.kind === 'Secret' && textPath[0] === 'data') return undefined;
+  // A rendered object's lines are not the repository's; a ConfigMap a kustomize generator made from a values file
+  // holds that file's text, so positions are the file's own.
+  if (object.sourceOrigin) {
+    const origin = object.sourceOrigin as KustomizeSource;
+    const source = origin.kind === 'kustomize' && textPath[0] === 'data' && typeof textPath[1] === 'string' ? generatedDataFile(origin, textPath[1]) : undefined;
+    const root = source?.documents[0]?.node;
+    const same = source !== undefined && (object.object as any)?.data?.[textPath[1]] === source.file.text;
+    return same && root && source.documents.length === 1 ? { fragment: fileFragment(source.file, source.documents), root } : undefined;
+  }
   let holder: YamlNode | undefined = object.node;
   for (const segment of textPath) {
     holder = isYamlMap(holder) || isYamlSeq(holder) ? (holder.get(segment, true) as YamlNode | undefined) : undefined;

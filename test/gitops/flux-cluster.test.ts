@@ -64,6 +64,10 @@ it('a substituteFrom ConfigMap elsewhere in the repository is found, also when i
     const f = run.findings.find((x) => x.ruleId === 'pvc-unknown-storageclass' && x.message.includes('"fast-blok"'));
     assert.ok(f, 'the class from the ConfigMap is substituted');
     assert.is(at(f), 'settings/cluster-settings.yaml:8');
+    // The cluster does not apply that file: reading it is an assumption, and the run says so.
+    const assumed = (run.notInterpreted ?? []).filter((n) => n.name === 'flux-system/apps');
+    assert.equal(assumed.map((n) => `${n.file}:${n.line}`), ['clusters/prod/apps.yaml:2']);
+    assert.match(assumed[0].reason, /ConfigMap flux-system\/cluster-settings named in postBuild\.substituteFrom is not applied by this cluster; its variables are read from settings\/cluster-settings\.yaml:\d+, assuming/);
   } finally {
     rmSync(escaped, { recursive: true, force: true });
   }

@@ -59,6 +59,10 @@ test.before(async () => {
       '  postBuild:',
       '    substitute:',
       '      UNRELATED: x',
+      // Made outside the repository (Terraform): the variable may be set there, so it is unknown, not unset.
+      '    substituteFrom:',
+      '      - kind: ConfigMap',
+      '        name: db-settings',
       '',
     ].join('\n'),
   );
@@ -128,6 +132,8 @@ it('an unresolved variable in a storage field is listed at the placeholder', () 
   const variable = entry('variable', '${BACKUP_CLASS}');
   assert.ok(variable, JSON.stringify(result.notInterpreted));
   assert.is(`${variable!.file}:${variable!.line}`, 'apps/prod/db/release.yaml:30');
+  assert.ok(result.notInterpreted?.some((e) => e.name === 'flux-system/db' && /ConfigMap flux-system\/db-settings .* not in the repository/.test(e.reason)));
+  assert.ok(!result.findings.some((f) => f.ruleId === 'pvlint/flux-substitution'), 'an unknown variable is no finding');
 });
 
 it('text: the summary never says clean without the list; JSON validates; SARIF notifications validate', () => {

@@ -210,6 +210,17 @@ test('flux substitution: a substituted value is where the variable is defined, t
   assert.is(at(stage.locate(substituted, ['spec', 'accessModes'])), 'apps/pvc.yaml:7');
 });
 
+test('flux substitution: a default is at the placeholder, and its note says whether an unreadable source may set the variable', () => {
+  const [pvc] = resourcesOf('apps/pvc.yaml', 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  storageClassName: ${CLASS:=standard}\n');
+  const stage = new LocateStage();
+  const known = stage.locate(substituteResource(pvc, new Map([['OTHER', 'x']]), new Map()).resource, ['spec', 'storageClassName']);
+  assert.is(at(known), 'apps/pvc.yaml:6');
+  assert.is(known.note, 'the value is the default of ${CLASS:=standard}: no postBuild variable CLASS is set');
+  const unknown = stage.locate(substituteResource(pvc, new Map(), new Map(), true).resource, ['spec', 'storageClassName']);
+  assert.is(at(unknown), 'apps/pvc.yaml:6');
+  assert.match(unknown.note ?? '', /the repository sets no variable CLASS \(a substituteFrom source pvlint cannot read may set it in the cluster\)/);
+});
+
 test('derived copies are where the original is, with the note they carry; a declared StorageClass is at its config entry', () => {
   const [deployment] = resourcesOf('apps/web.yaml', DEPLOYMENT);
   const copy = deriveResource(deployment, { namespace: 'shop', sourceOrigin: derivedFrom(deployment, 'assumed to exist') });

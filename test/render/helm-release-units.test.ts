@@ -11,6 +11,7 @@ import { fluxReleaseName } from '../../src/render/helm-release/expand.js';
 import { mergeReleaseValues, parseTargetPath } from '../../src/render/helm-release/release-values.js';
 import { resolveReleaseChart } from '../../src/render/helm-release/resolve-chart.js';
 import { isUnfetchableSchema } from '../../src/render/helm-release/template-chart.js';
+import { readTemplateFailure } from '../../src/render/helm-release/template-failure.js';
 import { locateHelmValues, locateValue, matchEntry, matchValue } from '../../src/locate/helm-values-locator.js';
 import type { HelmValuesSource } from '../../src/render/helm-release/render-objects.js';
 import { LocateStage } from '../../src/locate/locate-stage.js';
@@ -226,6 +227,26 @@ test('a field no value sets points at the values entry the object is rendered fr
 test('a schema that cannot be fetched is told apart from values that break it', () => {
   assert.ok(isUnfetchableSchema(`Error: values don't meet the specifications of the schema(s) in the following chart(s):\napp-template:\nGet "https://raw.githubusercontent.com/x.json": dial tcp: lookup raw.githubusercontent.com: no such host`));
   assert.not.ok(isUnfetchableSchema(`Error: values don't meet the specifications of the schema(s) in the following chart(s):\napp:\n- replicas: Invalid type. Expected: integer, given: string`));
+});
+
+test('readTemplateFailure: the values a chart check or the values schema rejects, and failures that are not about values', () => {
+  const values = {
+    persistence: { cache: { type: 'pvc' }, media: { type: 'nfs' } },
+    controllers: { db: { statefulset: { volumeClaimTemplates: [{ name: 'wal' }, { name: 'data' }] } } },
+  };
+  const failed = (message: string) => readTemplateFailure(`helm template failed: ${message}`, values);
+  assert.equal(failed("execution error at (app-template/templates/common.yaml:14:3): No enabled controller found with this identifier. (persistence item: 'media', controller: 'bazar')"),
+    { rejectsValues: true, valuesPath: ['persistence', 'media', 'advancedMounts', 'bazar'] });
+  assert.equal(failed('execution error at (app-template/templates/common.yaml:14:3): Not a valid persistence.type (pvc)'),
+    { rejectsValues: true, valuesPath: ['persistence', 'cache', 'type'] });
+  assert.equal(failed('execution error at (app-template/templates/common.yaml:14:3): size is required for volumeClaimTemplate. (controller: db, volumeClaimTemplate: data)'),
+    { rejectsValues: true, valuesPath: ['controllers', 'db', 'statefulset', 'volumeClaimTemplates', 1] });
+  // A check pvlint does not know still rejects the values; where is unknown.
+  assert.equal(failed('execution error at (mychart/templates/pvc.yaml:3:4): persistence.size is required'), { rejectsValues: true });
+  assert.equal(failed("values don't meet the specifications of the schema(s) in the following chart(s):\nmychart:\n- at '/persistence/items/0/size': got number, want string"),
+    { rejectsValues: true, valuesPath: ['persistence', 'items', 0, 'size'] });
+  // The chart's syntax, not the values.
+  assert.equal(failed('parse error at (mychart/templates/pvc.yaml:3): unexpected "}" in operand'), { rejectsValues: false });
 });
 
 test.run();

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { lint, type LintOptions } from '../../src/lint.js';
@@ -74,6 +74,72 @@ withHelm('app-template from the packaged chart: replicas, a missing existingClai
   assert.equal(notes.length, 1);
   assert.match(notes[0].message, /app-template 4\.1\.1 .*--skip-schema-validation/);
   assert.is(result.notInterpreted, undefined);
+});
+
+withHelm('values the chart rejects (advancedMounts naming no controller): a warning at that values key, not at the chart', async () => {
+  const dir = repoCopy('helm-release/app-template');
+  cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
+  const release = path.join(dir, 'apps/media/helmrelease.yaml');
+  const text = readFileSync(release, 'utf8');
+  writeFileSync(release, text.replace('        existingClaim: jellyfin-medai\n        globalMounts:\n          - path: /media', '        existingClaim: jellyfin-config\n        advancedMounts:\n          jellyfn:\n            app:\n              - path: /media'));
+  const result = await run(dir, { helmChartMappings: [{ reference: 'oci://ghcr.io/bjw-s-labs/helm/app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] });
+  const rejected = result.findings.filter((f) => f.ruleId === 'pvlint/helm-release' && f.messageId === 'values-rejected');
+  // The exact chart the release asks for failed on its values: helm-controller fails the same way.
+  assert.equal(rejected.map((f) => `${at(f)} ${f.severity}`), ['apps/media/helmrelease.yaml:28 warning']);
+  assert.match(rejected[0].message, /persistence item: 'media', controller: 'jellyfn'/);
+  assert.match(rejected[0].fix, /chart rejects these values/);
+  assert.equal(result.notInterpreted?.map((n) => n.name), ['media/jellyfin']);
+  // The other release still renders and is linted.
+  assert.equal(summary(result.findings, 'database-ephemeral-data'), ['apps/media/helmrelease.yaml:53 error']);
+});
+
+withHelm('values rejected by a stand-in of another version (the bundled app-template): a note at the values key', async () => {
+  const dir = repoCopy('helm-release/app-template');
+  const release = path.join(dir, 'apps/media/helmrelease.yaml');
+  writeFileSync(release, readFileSync(release, 'utf8').replace('      jellyfin:\n        replicas: 2', '      jellyfin:\n        type: daemonset-ish\n        replicas: 2'));
+  const repository = path.join(dir, 'apps/media/ocirepository.yaml');
+  writeFileSync(repository, readFileSync(repository, 'utf8').replace('tag: 4.1.1', 'tag: 5.1.0'));
+  rmSync(path.join(dir, '.pvlint.yaml'));
+  const result = await run(dir, { pullCharts: false });
+  const rejected = result.findings.filter((f) => f.messageId === 'values-rejected');
+  assert.equal(rejected.map((f) => `${at(f)} ${f.severity}`), ['apps/media/helmrelease.yaml:14 note']);
+  assert.match(rejected[0].fix, /bundled app-template 4\.1\.1, not the 5\.1\.0 version/);
+});
+
+withHelm('a claim the release renders that the repository also defines (same name): an ownership conflict at the values entry', async () => {
+  const dir = repoCopy('helm-release/app-template');
+  cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
+  const release = path.join(dir, 'apps/media/helmrelease.yaml');
+  // One rendered claim: app-template names it after the release, "jellyfin", like the backup claim below.
+  writeFileSync(release, readFileSync(release, 'utf8').replace('        existingClaim: jellyfin-medai\n', '        type: persistentVolumeClaim\n        accessMode: ReadWriteOnce\n        size: 5Gi\n'));
+  const claims = path.join(dir, 'apps/media/claims.yaml');
+  const backupClaim = ['---', 'apiVersion: v1', 'kind: PersistentVolumeClaim', 'metadata:', '  name: jellyfin', '  namespace: media', 'spec:', '  accessModes: ["ReadWriteOnce"]', '  storageClassName: standard', '  resources:', '    requests:', '      storage: 5Gi', ''].join('\n');
+  writeFileSync(claims, readFileSync(claims, 'utf8') + backupClaim);
+  const mapping = { helmChartMappings: [{ reference: 'oci://ghcr.io/bjw-s-labs/helm/app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] };
+  const result = await run(dir, mapping);
+  const conflicts = result.findings.filter((f) => f.ruleId === 'pvlint/helm-ownership-conflict');
+  assert.equal(conflicts.map((f) => `${at(f)} ${f.severity}`), ['apps/media/helmrelease.yaml:27 error']);
+  assert.match(conflicts[0].message, /PersistentVolumeClaim "jellyfin" in namespace "media" is rendered by HelmRelease media\/jellyfin, and the environment also applies it/);
+  assert.equal(conflicts[0].related.map((r) => `${r.location.file}:${r.location.region.startLine}`), ['apps/media/claims.yaml:23']);
+  // A claim that carries the release's ownership annotations is adopted by Helm: no conflict.
+  writeFileSync(claims, readFileSync(claims, 'utf8').replace('  name: jellyfin\n  namespace: media\n', '  name: jellyfin\n  namespace: media\n  annotations:\n    meta.helm.sh/release-name: jellyfin\n    meta.helm.sh/release-namespace: media\n'));
+  const adopted = await run(dir, mapping);
+  assert.equal(adopted.findings.filter((f) => f.ruleId === 'pvlint/helm-ownership-conflict'), []);
+});
+
+withHelmAndKustomize('valuesFrom a ConfigMap that configMapGenerator makes from a values file: findings at the line in that file', async () => {
+  const dir = repoCopy('helm-release/app-template');
+  cpSync(APP_TEMPLATE, path.join(dir, 'app-template-4.1.1.tgz'));
+  const media = path.join(dir, 'apps/media');
+  writeFileSync(path.join(media, 'kustomization.yaml'), [
+    'apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', 'resources:', '  - claims.yaml', '  - helmrelease.yaml', '  - ocirepository.yaml',
+    'configMapGenerator:', '  - name: jellyfin-values', '    namespace: media', '    files:', '      - values.yaml=jellyfin-values.yaml', 'generatorOptions:', '  disableNameSuffixHash: true', ''].join('\n'));
+  writeFileSync(path.join(media, 'jellyfin-values.yaml'), ['persistence:', '  cache:', '    type: persistentVolumeClaim', '    accessMode: ReadWriteOnce', '    size: 0Gi', '    globalMounts:', '      - path: /cache', ''].join('\n'));
+  const release = path.join(media, 'helmrelease.yaml');
+  writeFileSync(release, readFileSync(release, 'utf8').replace('  name: jellyfin\n  namespace: media\nspec:\n', '  name: jellyfin\n  namespace: media\nspec:\n  valuesFrom:\n    - kind: ConfigMap\n      name: jellyfin-values\n      valuesKey: values.yaml\n'));
+  const result = await run(dir, { helmChartMappings: [{ reference: 'oci://ghcr.io/bjw-s-labs/helm/app-template', path: path.join(dir, 'app-template-4.1.1.tgz') }] });
+  // The claim's size comes from line 5 of the values file, not from the generator's files entry.
+  assert.equal(summary(result.findings, 'claim-spec-invalid'), ['apps/media/jellyfin-values.yaml:5 error']);
 });
 
 withHelm('a bare chart name mapped to another version than the release asks for renders it, and says so once', async () => {

@@ -9,7 +9,7 @@ import type { LintResult } from '../../src/lint.js';
 import { APP_YAML, lintFixture, type Fixture } from './fixture.js';
 import { describeErrors, sarifValidator } from './schema-validators.js';
 
-const DIAGNOSTIC_IDS = ['pvlint/config', 'pvlint/not-interpreted', 'pvlint/parse', 'pvlint/read', 'pvlint/limit', 'pvlint/shape', 'pvlint/render', 'pvlint/render-skipped', 'pvlint/helm-release', 'pvlint/chart-dependency', 'pvlint/rule-crash', 'pvlint/unused-suppression'];
+const DIAGNOSTIC_IDS = ['pvlint/config', 'pvlint/not-interpreted', 'pvlint/parse', 'pvlint/read', 'pvlint/limit', 'pvlint/shape', 'pvlint/render', 'pvlint/render-skipped', 'pvlint/helm-release', 'pvlint/chart-dependency', 'pvlint/rule-crash', 'pvlint/unused-suppression', 'pvlint/flux-substitution', 'pvlint/helm-ownership-conflict'];
 
 const Sarif = suite<{ fixture: Fixture; log: any; text: string }>('sarif');
 

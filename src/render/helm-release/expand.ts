@@ -9,7 +9,7 @@ import type { Limits } from '../../load/limits.js';
 import type { KindPlan } from '../../load/parse-resources.js';
 import { mapPool } from '../pool.js';
 import type { SourceCache } from '../source-cache.js';
-import type { Finding, LocateAt, Located, Position, Resource } from '../../types.js';
+import type { Finding, LocateAt, Located, Position, Resource, Severity } from '../../types.js';
 import type { ChartMapping } from './chart-reference.js';
 import { isExactVersion, type PullResult } from './chart-cache.js';
 import { localChartVersion } from './chart-version.js';
@@ -20,6 +20,8 @@ import { mergeReleaseValues } from './release-values.js';
 import { renderChartObjects } from './render-objects.js';
 import { resolveReleaseChart, type ChartResolution } from './resolve-chart.js';
 import type { TemplateResult } from './template-chart.js';
+import { readTemplateFailure } from './template-failure.js';
+import { ownershipConflicts } from './object-conflicts.js';
 
 export const HELM_RELEASE_DIAGNOSTIC = 'pvlint/helm-release';
 
@@ -131,6 +133,10 @@ function withoutUntemplated(resources: Resource[], version: string, requestedVer
   return kept;
 }
 
+function isObjectValue(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 function lineOf(located: Located): number {
   return located.location.region.startLine;
 }
@@ -157,18 +163,20 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     const once: { key: string; finding: Finding }[] = [];
     // Each kind of note has its own messageId: notes at one chart line are merged only with the same note from
     // another environment, never with a different one.
-    const note = (messageId: string, message: string, located = chartAt(), fix?: string) => {
-      const finding = diagnostic(HELM_RELEASE_DIAGNOSTIC, message, located.location, 'note', [context.environment]);
-      notes.push({ ...finding, messageId, ...(fix ? { fix } : {}) });
+    const note = (messageId: string, message: string, located = chartAt(), fix?: string, severity: Severity = 'note') => {
+      const finding = diagnostic(HELM_RELEASE_DIAGNOSTIC, message, located.location, severity, [context.environment]);
+      notes.push({ ...finding, messageId, ...(fix ? { fix } : {}), ...(located.note ? { note: located.note } : {}) });
     };
     const noteOnce = (key: string, ...args: Parameters<typeof note>) => {
       note(...args);
       once.push({ key, finding: notes.pop()! });
     };
     const label = request.resolution.label;
-    const notRendered = (reason: string) => {
+    const notRendered = (reason: string, rejected?: { located: Located; severity: Severity; fix: string }) => {
       const located = chartAt();
-      note('not-rendered', `HelmRelease ${namespace}/${release.name}: chart ${label} ${reason}: ${persistenceCount(merged.values)}`, located);
+      const message = `HelmRelease ${namespace}/${release.name}: chart ${label} ${reason}: ${persistenceCount(merged.values)}`;
+      if (rejected) note('values-rejected', message, rejected.located, rejected.fix, rejected.severity);
+      else note('not-rendered', message, located);
       return { resources: [] as Resource[], notes, once, missing: { file: located.location.file, line: lineOf(located), name: `${namespace}/${release.name}`, reason: `chart ${label} ${reason}` } };
     };
     const chart = await obtainChart(request.resolution, supply);
@@ -223,13 +231,26 @@ export async function expandHelmReleases(resources: readonly Resource[], context
       kinds: context.kinds,
       renders: memo.renders,
     });
-    if (!rendered.ok) return notRendered(`not rendered: ${rendered.error}`);
+    if (!rendered.ok) {
+      const failure = readTemplateFailure(rendered.error, merged.values);
+      if (!failure.rejectsValues) return notRendered(`not rendered: ${rendered.error}`);
+      // The chart's own verdict on the values: helm-controller's install or upgrade stops the same way, unless a
+      // stand-in of another version or values pvlint could not read made the difference.
+      const certain = !standIn && merged.problems.length === 0;
+      const written = failure.valuesPath && isObjectValue(spec.values) && failure.valuesPath.length > 0 && Object.hasOwn(spec.values, failure.valuesPath[0]);
+      return notRendered(`not rendered: ${rendered.error}`, {
+        located: written ? context.locateAt(release, ['spec', 'values', ...failure.valuesPath!]) : chartAt(),
+        severity: certain ? 'warning' : 'note',
+        fix: 'The chart rejects these values: correct the value its message names (helm-controller fails the install or upgrade with the same message).' +
+          (standIn ? ` It was rendered by ${standIn.renderedBy}, not the ${standIn.requested ?? 'requested'} version the release asks for: check that version's message too.` : ''),
+      });
+    }
     if (rendered.schemaSkipped && !skipSchema) {
       noteOnce(`schema:${chart.path}`, 'schema-skipped', `chart ${label}: its values schema references schemas that cannot be fetched, so it was rendered with --skip-schema-validation (values are not checked against the schema)`, chartAt(), 'Nothing to change in the repository; with network access helm fetches the referenced schemas and checks the values. Set install.disableSchemaValidation to skip the check on purpose.');
     }
     for (const message of rendered.parseErrors) note('output-parse', `HelmRelease ${namespace}/${release.name}: the output of chart ${label} does not parse: ${message}`);
     const resources = standIn ? withoutUntemplated(rendered.resources, standIn.version, standIn.requested, standIn.renderedBy, (message) => note('bundled-untemplated', `HelmRelease ${namespace}/${release.name}: ${message}`)) : rendered.resources;
-    return { resources, notes, once, missing: undefined };
+    return { resources, notes, once, missing: undefined, rendered: { release, label: `${namespace}/${release.name}`, releaseName, releaseNamespace, resources } };
   });
   for (const r of perRelease) {
     expansion.resources.push(...r.resources);
@@ -242,5 +263,7 @@ export async function expandHelmReleases(resources: readonly Resource[], context
     if (r.missing) expansion.notInterpreted.push(r.missing);
     else expansion.rendered++;
   }
+  const rendered = perRelease.flatMap((r) => ('rendered' in r && r.rendered ? [r.rendered] : []));
+  expansion.notes.push(...ownershipConflicts(resources, rendered, context.locateAt, context.environment));
   return expansion;
 }
