@@ -60,6 +60,11 @@ spec:
 
 ruleTester(rule, {
   valid: [
+    {
+      // `kubectl apply -n media`, an Argo CD destination or a Flux targetNamespace puts the claim where the PV expects it.
+      name: 'stays quiet on a claim written without a namespace that the PV reserves in its namespace',
+      code: pv({ claimRef: 'name: data, namespace: media' }) + pvc().replace('  namespace: apps\n', ''),
+    },
     { name: 'a PV that satisfies the claim', code: pv() + pvc() },
     { name: 'a bigger PV with more access modes', code: pv({ capacity: '20Gi', modes: 'ReadWriteOnce, ReadWriteMany' }) + pvc({ modes: 'ReadWriteMany' }) },
     { name: 'a PV reserved for this claim binds without checks', code: pv({ capacity: '1Gi', storageClass: 'other', claimRef: 'name: data, namespace: apps' }) + pvc({ request: '50Gi' }) },
@@ -78,6 +83,11 @@ ruleTester(rule, {
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
   ],
   invalid: [
+    {
+      name: 'a claim written without a namespace is still not the claimRef\'s other claim',
+      code: pv({ claimRef: 'name: other, namespace: media' }) + pvc().replace('  namespace: apps\n', ''),
+      errors: [{ messageId: 'reserved', severity: 'error' }],
+    },
     {
       name: 'capacity: the PV is too small',
       code: pv({ capacity: '5Gi' }) + pvc({ request: '20Gi' }),
