@@ -77,7 +77,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R26',
     severity: 'error',
-    severities: ['note'],
+    severities: ['note', 'warning'],
     kinds: ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Rollout', 'Pod'],
     summary: 'A database container keeps its data directory in the container layer, an emptyDir or a generic ephemeral volume, so the data is lost with the pod.',
     why:
@@ -93,7 +93,9 @@ export default defineRule({
       'override the table lists: `PGDATA`, `--datadir`, `--dbpath`, `--dir`, `ZOO_DATA_DIR`, …) is not below a mount of a ' +
       'claim, claim template, hostPath or network volume, but on an emptyDir, a generic ephemeral volume or no volume. Error for ' +
       'datastores whose path the table marks verified (PostgreSQL, MySQL, MariaDB, MongoDB, Elasticsearch, ZooKeeper, RabbitMQ, ' +
-      'and Redis/Valkey started with `--appendonly yes` or a `--save` schedule); note for Redis/Valkey used as a cache and for ' +
+      'and Redis/Valkey started with `--appendonly yes` or a `--save` schedule); warning when another of the image\'s data ' +
+      'directories is persistent and only a secondary one is lost (ZooKeeper\'s transaction log in /datalog next to a ' +
+      'persistent /data); note for Redis/Valkey used as a cache and for ' +
       'images whose path is advisory (fired only when nothing is mounted at, above or below the path).',
     exceptions:
       'Jobs, CronJobs and DaemonSets (clients, backups and node agents); init containers; containers whose command runs ' +
@@ -194,7 +196,10 @@ spec:
         }
         if (lost.length === 0) continue;
         const cache = db.role === 'cache';
-        const severity: Severity = cache || advisory ? 'note' : 'error';
+        // The main data directory is kept and only a secondary one (ZooKeeper's /datalog) is lost: recent writes go, not
+        // the database, and a replicated ensemble recovers them from its peers.
+        const partial = lost.length < db.data.paths.length;
+        const severity: Severity = cache || advisory ? 'note' : partial ? 'warning' : 'error';
         const first = lost[0];
         const where = first.where === 'none' ? WHERE.none : `${WHERE[first.where]} "${first.volume}"`;
         report({

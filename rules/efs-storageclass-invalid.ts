@@ -29,7 +29,8 @@ export default defineRule({
       'from one driver release, named in the message) does not know, and `ensureUniqueDirectory: "false"` with a ' +
       '`subPathPattern` containing neither `${.PV.name}` nor both `${.PVC.namespace}` and `${.PVC.name}` — warnings.',
     exceptions:
-      'Parameter values filled in by a template engine (`${…}`, `{{ … }}`) are not judged. `volumeBindingMode: Immediate` is ' +
+      'Parameter values filled in by a template engine (`${…}`, `{{ … }}`) or written as placeholders (`fs-xxxxxxxx`, ' +
+      '`FILESYSTEM_ID`) are not judged. `volumeBindingMode: Immediate` is ' +
       'not reported: EFS is regional, and the driver supports both binding modes even with `enforceZoneAffinity`. Access-mode ' +
       'and volume-mode support for EFS is the access-mode and volume-mode rules\' subject. `efs-dir` and `efs-ns` provisioning ' +
       'modes, which some driver versions carry, are not judged.',

@@ -33,7 +33,7 @@ export default defineRule({
       'traffic in clear text); `accesspoint=` in mountOptions without a conflict is a note (deprecated).',
     exceptions:
       'Values filled in by a template engine or written as placeholders (`${EFS_ID}`, `{{ .Values.fs }}`, `<fs-id>`, ' +
-      '`[Filesystem ID]`) are not judged. ReadOnlyMany after another access mode is fine (kubelet uses the first). Two PVs with ' +
+      '`[Filesystem ID]`, `fs-xxxxxxxx`, `FILESYSTEM_ID`) are not judged. ReadOnlyMany after another access mode is fine (kubelet uses the first). Two PVs with ' +
       'the same handle are csi-duplicate-volume-handle\'s.',
     fix:
       'Write the handle as `fs-0123456789abcdef0`, `fs-0123456789abcdef0:/path` or `fs-0123456789abcdef0::fsap-0123456789abcdef0` ' +

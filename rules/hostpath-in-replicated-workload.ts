@@ -82,7 +82,9 @@ export default defineRule({
       '`spec.hostPath` and no node affinity — by `volumeName` or `claimRef`, or because the claim can only bind pre-created ' +
       'PVs (class `""`, or a class such as `manual` that only PersistentVolumes in the repo carry) and every PV in the repo ' +
       'that fits it is such a directory. Error when the mount holds the data directory of a database container (§8.1 ' +
-      'images with a verified path), warning otherwise.',
+      'images with a verified path) and the template runs more than one pod (they share the files on one node, diverge on ' +
+      'several); warning otherwise — one pod breaks only when it is rescheduled to another node, which a one-node cluster ' +
+      '(not visible in the repo) never does.',
     exceptions:
       'DaemonSets (node agents by design); read-only mounts; node system paths (`/proc`, `/sys`, `/dev`, `/run`, `/var/run`, ' +
       '`/var/log`, `/etc`, `/lib/modules`, `/var/lib/kubelet`, `/var/lib/docker`, `/var/lib/containerd`, …), `*.sock` paths and ' +
@@ -174,8 +176,12 @@ spec:
           const db = databaseOn(template, volume);
           const path: JsonPath = [...volume.path, 'hostPath', 'path'];
           if (db) {
+            // Several pods on one hostPath data directory break on any cluster (one node: they share the files; several:
+            // they diverge). One pod breaks only when it moves to another node, which a one-node cluster never does.
+            const count = model.podCount(template);
+            const severalPods = count.kind === 'autoscaled' || count.kind === 'unknown' || (count.kind === 'count' && count.count > 1);
             report({
-              resource: template.workload, path, messageId: 'inlineDatabase', severity: 'error',
+              resource: template.workload, path, messageId: 'inlineDatabase', severity: severalPods ? 'error' : 'warning',
               data: { kind: template.kind, workload: template.workload.name, container: db.container, volume: volume.name, hostPath, product: db.product, path: db.path },
             });
           } else {

@@ -21,6 +21,26 @@ function shellWords(text: string): string[] {
   return [...text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
+/**
+ * Whether the script stops the workload before it deletes the claim: `kubectl scale <kind>/<name> --replicas=0` (or
+ * `<kind> <name> --replicas 0`) — a deliberate reset (scale down, delete, re-create, scale up), not a claim pulled from
+ * under running pods.
+ */
+export function scalesToZeroBefore(text: string, workload: string, before: string): boolean {
+  const cut = text.indexOf(before);
+  const head = cut < 0 ? text : text.slice(0, cut);
+  for (const segment of head.split(/\n|;|&&|\|\||\|/)) {
+    const words = shellWords(segment.trim());
+    const kubectl = words.findIndex((w) => /(^|\/)kubectl$/.test(w) || w === 'oc');
+    if (kubectl < 0 || !words.slice(kubectl + 1).includes('scale')) continue;
+    const rest = words.slice(kubectl + 1);
+    const names = rest.some((w) => w === workload || w.endsWith(`/${workload}`));
+    const zero = rest.some((w, i) => w === '--replicas=0' || (w === '--replicas' && rest[i + 1] === '0'));
+    if (names && zero) return true;
+  }
+  return false;
+}
+
 /** Every `kubectl delete pvc …` in a command text (a shell script, or command and args joined). */
 export function claimDeletions(text: string): ClaimDeletion[] {
   const deletions: ClaimDeletion[] = [];
@@ -116,7 +136,9 @@ export default defineRule({
       'the Job\'s own (in-cluster kubectl defaults to the pod\'s namespace), while another workload in the scope mounts that claim.',
     exceptions:
       'Deletions by label selector (`-l`) and names built from shell variables are not resolved. Helm `pre-delete`/`post-delete` ' +
-      'hooks and Argo CD PostDelete hooks are left alone: they run when the workloads are being removed. Claims only the Job itself mounts are not reported.',
+      'hooks and Argo CD PostDelete hooks are left alone: they run when the workloads are being removed. Claims only the Job itself mounts are not reported, ' +
+      'nor are workloads the script scales to zero before the deletion (`kubectl scale deployment/NAME --replicas=0`): a ' +
+      'deliberate reset, not a claim pulled from under running pods.',
     fix:
       'Do not delete claims a running workload mounts: scale the workload to zero first and delete it in the same change, give ' +
       'the cleanup its own claims, or make the deletion a deletion hook of the release that owns the workload.',
@@ -206,7 +228,9 @@ spec:
             ? [...model.usedClaimKeys()].filter((k) => k.startsWith(`${namespace}/`)).map((k) => k.slice(namespace.length + 1))
             : deletion.names;
           for (const claim of new Set(targets)) {
-            const users = model.usesOfClaim(namespace, claim).filter((u) => u.template.workload !== template.workload);
+            const users = model.usesOfClaim(namespace, claim)
+              .filter((u) => u.template.workload !== template.workload)
+              .filter((u) => !scalesToZeroBefore(text, u.template.workload.name, deletion.text.split(' ').slice(0, 2).join(' ')));
             if (users.length === 0) continue;
             const user = users[0];
             const commandPath = deletionPath(container.path, container.object);

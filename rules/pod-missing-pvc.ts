@@ -21,8 +21,11 @@ export default defineRule({
       'A claim that is not in the repo may exist in the cluster: without `bundleComplete` the finding is a note. ' +
       'It is an error when the environment\'s own kustomization declares the claim and deletes it with a `$patch: delete` ' +
       'patch (the render lacks it while the base has it): then the repository itself removed it. ' +
-      'It is an error when a PVC of that name exists in another namespace (it can never be used from here) or when the ' +
-      'bundle is declared complete. Generic ephemeral volumes create their own claims and are never reported, nor is a StatefulSet pod volume ' +
+      'It is an error when a PVC of that name exists in another namespace written in the repo (it can never be used from ' +
+      'here) or when the bundle is declared complete; a PVC of that name written without ' +
+      '`metadata.namespace` is a note, since it lands in whatever namespace it is applied to (`kubectl apply -n`, an Argo CD ' +
+      'destination, a Flux targetNamespace), which may be the pod\'s — and so is a workload written without a namespace ' +
+      'whose claim the repo has in some namespace. Generic ephemeral volumes create their own claims and are never reported, nor is a StatefulSet pod volume ' +
       'that shares its name with a claim template (the controller replaces it with the template\'s claim).',
     fix:
       'Create the PVC in the pod\'s namespace (or move the workload next to it). For per-replica storage use a StatefulSet ' +
@@ -45,6 +48,14 @@ export default defineRule({
       otherNamespace: (d: { kind: string; workload: string; claim: string; namespace: string; others: string }) =>
         `${d.kind} "${d.workload}" in namespace "${d.namespace}" mounts PersistentVolumeClaim "${d.claim}", but a claim of that name exists only in ${d.others}; ` +
         'claims must be in the pod\'s namespace, so pods stay Pending.',
+      unnamespaced: (d: { kind: string; workload: string; claim: string; namespace: string }) =>
+        `${d.kind} "${d.workload}" in namespace "${d.namespace}" mounts PersistentVolumeClaim "${d.claim}", which the repo writes without ` +
+        `a namespace: it is created in whatever namespace it is applied to, and unless that is "${d.namespace}" the pods stay Pending. ` +
+        `Set metadata.namespace: ${d.namespace} on the claim to make it certain.`,
+      unnamespacedWorkload: (d: { kind: string; workload: string; claim: string; others: string }) =>
+        `${d.kind} "${d.workload}" is written without a namespace and mounts PersistentVolumeClaim "${d.claim}", which the repo has in namespace ${d.others}: ` +
+        'the pods run in whatever namespace the workload is applied to, and unless that is the claim\'s they stay Pending. ' +
+        'Set metadata.namespace on the workload to make it certain.',
     },
     examples: {
       invalid: [
@@ -103,6 +114,24 @@ spec:
         const path = [...volume.path, 'persistentVolumeClaim', 'claimName'];
         const elsewhere = model.claimsNamed(volume.claimName).filter((pvc) => model.namespaceOf(pvc) !== namespace);
         const base = { kind: template.kind, workload: template.workload.name, claim: volume.claimName, namespace };
+        // A PVC written without a namespace lands in the namespace it is applied to (`kubectl apply -n`, an Argo CD
+        // destination, a Flux targetNamespace): pvlint's "default" is a guess, and the claim may well be the pod's.
+        const unnamespaced = elsewhere.find((pvc) => pvc.namespace === undefined);
+        if (unnamespaced) {
+          report({
+            resource: template.workload, path, messageId: 'unnamespaced', severity: 'note', data: base,
+            related: [{ resource: unnamespaced, path: ['metadata'], message: `PVC "${unnamespaced.name}" without metadata.namespace` }],
+          });
+          continue;
+        }
+        if (elsewhere.length > 0 && template.workload.namespace === undefined) {
+          const claims = elsewhere.map((pvc) => `"${model.namespaceOf(pvc)}"`).join(', ');
+          report({
+            resource: template.workload, path, messageId: 'unnamespacedWorkload', severity: 'note', data: { ...base, others: claims },
+            related: elsewhere.map((pvc) => ({ resource: pvc, path: ['metadata', 'namespace'], message: `PVC "${pvc.name}" in namespace "${model.namespaceOf(pvc)}"` })),
+          });
+          continue;
+        }
         if (elsewhere.length > 0) {
           report({
             resource: template.workload,

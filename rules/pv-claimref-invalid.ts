@@ -29,7 +29,8 @@ export default defineRule({
       'Two PVs reserved for one claim leave one of them reserved forever.',
     trigger:
       'A PersistentVolume with `spec.claimRef` and (a) no `claimRef.name` or `claimRef.namespace` (error); (b) the claim ' +
-      'is not in that namespace but a PVC of that name is in the repo in another namespace, or the claim\'s ' +
+      'is not in that namespace but a PVC of that name is in the repo in another namespace (a PVC written without a ' +
+      'namespace counts as in the claimRef\'s: it lands wherever it is applied), or the claim\'s ' +
       '`spec.volumeName` names another PV (error); (c) another PV in the repo reserves the same claim (error); (d) the ' +
       'claim (a PVC or a StatefulSet claim template in the repo, without volumeName) requests more storage, another ' +
       'volumeMode or an access mode the PV lacks (error, the checks FindMatchingVolume makes even for a pre-bound PV); ' +
@@ -146,7 +147,10 @@ spec:
       }
       firstReserving.set(claimKey, pv);
 
-      const lookup = model.lookupClaim(namespace, name);
+      // A PVC of that name written without a namespace is created in the namespace it is applied to: it may be this one.
+      const floating = model.claimsNamed(name).find((pvc) => pvc.namespace === undefined);
+      const found = model.lookupClaim(namespace, name);
+      const lookup: typeof found = found.status !== 'found' && floating ? { status: 'found', value: { kind: 'pvc', resource: floating } } : found;
       if (lookup.status !== 'found') {
         const elsewhere = model.claimsNamed(name).filter((pvc) => model.namespaceOf(pvc) !== namespace);
         if (elsewhere.length > 0) {

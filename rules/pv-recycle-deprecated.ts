@@ -26,8 +26,10 @@ export default defineRule({
       'controller finds no recycler when the claim is released and the PersistentVolume goes Failed. The API server rejects Recycle ' +
       'for a hostPath of "/" and on StorageClasses, whose reclaimPolicy accepts only Delete and Retain.',
     trigger:
-      'A PersistentVolume with `spec.persistentVolumeReclaimPolicy: Recycle`: warning on `nfs` and `hostPath` volumes, error on any ' +
-      'other source (CSI, cloud disks, `local`, iSCSI, …) and on a hostPath of "/". A StorageClass with `reclaimPolicy: Recycle` ' +
+      'A PersistentVolume with `spec.persistentVolumeReclaimPolicy: Recycle`: warning — on `nfs` and `hostPath` volumes for the ' +
+      'deprecation, on any other source (CSI, cloud disks, `local`, iSCSI, …) because it has no recycler (the volume mounts and ' +
+      'keeps its data; the PV goes Failed instead of being reused when its claim is released); error on a hostPath of "/", ' +
+      'which the API server rejects. A StorageClass with `reclaimPolicy: Recycle` ' +
       '(or any value other than Delete and Retain): error.',
     exceptions: 'PersistentVolumes with Retain or Delete, or without the field (Retain by default for PersistentVolumes), are not reported.',
     fix:
@@ -88,7 +90,8 @@ spec:
       } else if (source === 'nfs' || source === 'hostPath') {
         report({ resource: pv, path, messageId: 'deprecated', data: { pv: pv.name, source } });
       } else if (source !== undefined) {
-        report({ resource: pv, path, messageId: 'noRecycler', severity: 'error', data: { pv: pv.name, source: source === 'csi' ? `CSI (${spec.csi?.driver ?? 'unknown driver'})` : source } });
+        // The volume mounts and keeps its data; only the reuse after release fails (Failed, handled by hand like Retain).
+        report({ resource: pv, path, messageId: 'noRecycler', severity: 'warning', data: { pv: pv.name, source: source === 'csi' ? `CSI (${spec.csi?.driver ?? 'unknown driver'})` : source } });
       }
     }
     for (const sc of model.ofKind('StorageClass')) {

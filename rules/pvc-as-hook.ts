@@ -50,7 +50,10 @@ export default defineRule({
     trigger:
       'A PersistentVolumeClaim or PersistentVolume with `helm.sh/hook`, or with `argocd.argoproj.io/hook` other than `Skip` alone: ' +
       'error when the effective delete policy (`helm.sh/hook-delete-policy` / `argocd.argoproj.io/hook-delete-policy`, default ' +
-      'before-hook-creation) includes before-hook-creation or hook-succeeded; warning otherwise (hook-failed only).',
+      'before-hook-creation) includes before-hook-creation or hook-succeeded; warning otherwise (hook-failed only), and a ' +
+      'warning for a Helm hook that runs only on install (`pre-install` / `post-install`) with before-hook-creation when the ' +
+      'repo shows no Argo CD: Helm runs it again, and recreates the claim empty, only on a re-install — Argo CD maps it to ' +
+      'PreSync and runs it on every sync.',
     exceptions: 'Objects whose only Argo CD hook is `Skip` (never applied) and claims created from StatefulSet volumeClaimTemplates are not reported.',
     fix:
       'Make the claim a normal release resource — remove the hook annotations, add `helm.sh/resource-policy: keep` (and Argo CD ' +
@@ -107,7 +110,11 @@ spec:
       const path: JsonPath = ['metadata', 'annotations', hook.annotation];
       const base = { kind: resource.kind, name: resource.name, tool: hook.tool === 'helm' ? 'Helm' : 'Argo CD', hooks: `${hook.annotation}: ${hook.hooks.join(',')}` };
       if (deleting) {
-        report({ resource, path, messageId: 'deleted', data: { ...base, consequence: consequence(deleting) } });
+        // Helm runs an install-only hook again only on a re-install, and keeps no record of it on uninstall: the claim
+        // is recreated empty only then. Argo CD maps install hooks to PreSync and runs them on every sync.
+        const installOnly = deleting.tool === 'helm' && helmEvents(deleting.hooks) === 'on a re-install' &&
+          !deleting.effectivePolicies.some((p) => p === 'hook-succeeded') && !model.scopeUsesArgo();
+        report({ resource, path, messageId: 'deleted', severity: installOnly ? 'warning' : 'error', data: { ...base, consequence: consequence(deleting) } });
       } else {
         report({ resource, path, messageId: 'orphaned', severity: 'warning', data: { ...base, policies: hook.effectivePolicies.join(','), failed: hook.effectivePolicies.some((p) => p === 'hook-failed' || p === 'HookFailed') } });
       }

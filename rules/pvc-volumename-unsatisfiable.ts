@@ -31,7 +31,9 @@ function reservation(pv: Resource, claim: ClaimObject): { ref: any; mine: boolea
   if (!ref || typeof ref !== 'object') return undefined;
   const name = String(ref.name ?? '');
   const namespace = ref.namespace == null ? '' : String(ref.namespace);
-  const mine = namespace === claim.namespace && namesOf(claim).includes(name);
+  // A claim written without a namespace is created in the namespace it is applied to, which may be the claimRef's.
+  const sameNamespace = namespace === claim.namespace || claim.resource.namespace === undefined;
+  const mine = sameNamespace && namesOf(claim).includes(name);
   return { ref, mine, text: `claim "${name}"${namespace ? ` in namespace "${namespace}"` : ' without a namespace'}` };
 }
 
@@ -75,7 +77,8 @@ export default defineRule({
       'the repo shows no default class, is a warning: it binds only on clusters without a default StorageClass, and most ' +
       'clusters have one (silent when the bundle is declared complete, which then shows there is none).',
     exceptions:
-      'Silent when the PV\'s claimRef names this claim: the controller binds it without further checks. A claimRef that ' +
+      'Silent when the PV\'s claimRef names this claim (a claim written without a namespace counts as in the claimRef\'s ' +
+      'namespace: it lands wherever it is applied): the controller binds it without further checks. A claimRef that ' +
       'names this claim but carries a stale `uid` is pv-claimref-stale-uid\'s finding. Selector and PV nodeAffinity are ' +
       'not reported (the controller ignores them here). Claims without volumeName are pv-pvc-static-mismatch\'s.',
     fix:

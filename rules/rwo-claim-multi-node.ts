@@ -37,6 +37,29 @@ function multiplicityOf(model: StorageModel, template: PodTemplate): Multiplicit
 }
 
 const SEVERITY: Record<Enforcement, Severity> = { rwop: 'error', attach: 'error', none: 'warning', unknown: 'warning' };
+
+/** Node labels that name a pool of nodes by nature (OS, architecture, zone, instance type, cloud node groups). */
+const POOL_LABEL = /^(kubernetes\.io\/(os|arch)|beta\.kubernetes\.io\/|topology\.kubernetes\.io\/|failure-domain\.beta\.kubernetes\.io\/|node\.kubernetes\.io\/instance-type|eks\.amazonaws\.com\/|karpenter\.|cloud\.google\.com\/|kubernetes\.azure\.com\/|agentpool$)/;
+
+/**
+ * A `key=value` nodeSelector entry every template requires, with a label the repo cannot tell the reach of: when one
+ * node carries it (a homelab's `storage-node: "true"`), all pods share that node and a ReadWriteOnce volume works.
+ */
+function sharedNodeLabel(templates: readonly PodTemplate[]): string | undefined {
+  const selectors = templates.map((t) => t.spec?.nodeSelector);
+  if (selectors.some((sel) => !sel || typeof sel !== 'object' || Array.isArray(sel))) return undefined;
+  for (const [key, value] of Object.entries(selectors[0] as Record<string, unknown>)) {
+    if (POOL_LABEL.test(key) || value == null || typeof value === 'object') continue;
+    if (selectors.every((sel) => String((sel as Record<string, unknown>)[key]) === String(value))) return `${key}=${String(value)}`;
+  }
+  return undefined;
+}
+
+/** The severity of an attach conflict that a shared node label may avoid: a warning, and the message says why. */
+function narrowed(enforcement: Enforcement, label: string | undefined): { severity: Severity; suffix: string } {
+  if (enforcement !== 'attach' || label === undefined) return { severity: SEVERITY[enforcement], suffix: '' };
+  return { severity: 'warning', suffix: ` — unless only one node carries the label ${label} that the pods require` };
+}
 const RANK: Record<Enforcement, number> = { rwop: 4, attach: 3, unknown: 2, none: 1 };
 
 function consequence(storage: ClaimStorage, enforcement: Enforcement): string {
@@ -120,7 +143,9 @@ export default defineRule({
       'attach and the ReadWriteOncePod check ignore readOnly. Error for ReadWriteOncePod and attachable ReadWriteOnce ' +
       'volumes — the driver of the bound PV or of the effective StorageClass is one pvlint knows to attach volumes ' +
       '(EBS, PD, Azure Disk, Cinder, Ceph RBD, Longhorn, vSphere, Portworx, Hetzner, DigitalOcean), a CSIDriver in the ' +
-      'repo does not set `attachRequired: false`, or an unknown driver serves a `volumeMode: Block` claim; warning otherwise.',
+      'repo does not set `attachRequired: false`, or an unknown driver serves a `volumeMode: Block` claim; warning otherwise, ' +
+      'and a warning too when every pod requires the same nodeSelector label that is not a pool label (OS, architecture, zone, ' +
+      'instance type, cloud node group): the repo does not show how many nodes carry it, and on one node the volume works.',
     exceptions:
       'Silent when the pods are co-located: every template has the same required node pin (`nodeName`, a ' +
       '`kubernetes.io/hostname` nodeSelector, or required nodeAffinity on one hostname), or the other templates require ' +
@@ -309,16 +334,17 @@ spec:
       const [first, ...others] = list;
       for (const other of others) {
         if (enforcement !== 'rwop' && model.coLocated([first.template, other.template], multiPod)) continue;
+        const { severity, suffix } = narrowed(enforcement, sharedNodeLabel([first.template, other.template]));
         report({
           resource: other.template.workload,
           path: claimNamePath(other.volume),
           messageId: 'sharedWorkloads',
-          severity: SEVERITY[enforcement],
+          severity,
           fix: fixFor(other.template, enforcement),
           data: {
             kind: other.template.kind, workload: other.template.workload.name,
             otherKind: first.template.kind, other: first.template.workload.name,
-            claim: claimText(storage), onePod: enforcement === 'rwop', consequence: consequence(storage, enforcement),
+            claim: claimText(storage), onePod: enforcement === 'rwop', consequence: consequence(storage, enforcement) + suffix,
           },
           related: [
             ...claimRelated(storage),
@@ -332,17 +358,19 @@ spec:
       // One claim mounted through several volumes (or found through several definitions) is named once.
       const entries = [...new Map(all.map((e) => [claimText(e.storage), e])).values()];
       const worst = entries.reduce((a, b) => (RANK[b.enforcement] > RANK[a.enforcement] ? b : a));
+      // A DaemonSet runs on every node its selector allows: a shared label says nothing about one node there.
+      const { severity, suffix } = narrowed(worst.enforcement, count.perNode ? undefined : sharedNodeLabel([template]));
       report({
         resource: template.workload,
         path: count.perNode ? claimNamePath(entries[0].volume) : count.path,
         messageId: 'replicas',
-        severity: SEVERITY[worst.enforcement],
+        severity,
         fix: fixFor(template, worst.enforcement),
         data: {
           kind: template.kind, workload: template.workload.name, pods: count.text,
           claims: entries.map((e) => claimText(e.storage)).join(', '),
           placement: worst.enforcement === 'rwop' ? 'one-pod' : model.repelsOnHost(template, template) ? 'spread' : 'free',
-          consequence: consequence(worst.storage, worst.enforcement),
+          consequence: consequence(worst.storage, worst.enforcement) + suffix,
         },
         related: [
           ...entries.flatMap((e) => claimRelated(e.storage)),

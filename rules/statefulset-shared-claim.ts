@@ -35,7 +35,9 @@ export default defineRule({
     exceptions:
       'ReadWriteMany claims (a deliberately shared file system), ReadOnlyMany claims, read-only mounts, StatefulSets with one ' +
       'replica, and volumes named like a claim template (the controller replaces them with the per-replica claim) are not ' +
-      'reported. rwo-claim-multi-node leaves multi-replica StatefulSets to this rule, which points at the claim reference ' +
+      'reported. Replicas held on one node (`nodeName`, a `kubernetes.io/hostname` nodeSelector or node affinity, or required ' +
+      'podAffinity to each other on the hostname) can all mount a ReadWriteOnce claim: silent, unless a database keeps its data ' +
+      'directory on the claim (then a warning: the replicas write one data directory). rwo-claim-multi-node leaves multi-replica StatefulSets to this rule, which points at the claim reference ' +
       'to move into volumeClaimTemplates; it still reports a StatefulSet that shares a claim with another workload.',
     fix:
       'Move the claim into `spec.volumeClaimTemplates` (one claim per replica, named `<template>-<statefulset>-<ordinal>`) and ' +
@@ -50,6 +52,10 @@ export default defineRule({
       shared: (d: { statefulSet: string; pods: string; mode: string; claim: string; driver: string; consequence: string }) =>
         `StatefulSet "${d.statefulSet}" runs ${d.pods} that all mount the one ${d.mode} PersistentVolumeClaim "${d.claim}"${d.driver} ` +
         `from its pod template: ${d.consequence}. Per-replica storage belongs in volumeClaimTemplates.`,
+      sharedOnOneNode: (d: { statefulSet: string; pods: string; claim: string; product: string }) =>
+        `StatefulSet "${d.statefulSet}" runs ${d.pods} on one node that all mount PersistentVolumeClaim "${d.claim}" from its pod template ` +
+        `and keep their ${d.product} data directory on it: every replica opens the same data files, which ${d.product} does not survive ` +
+        '(the later replicas fail on the data directory lock or corrupt it). Per-replica storage belongs in volumeClaimTemplates.',
       sharedExternal: (d: { statefulSet: string; pods: string; claim: string }) =>
         `StatefulSet "${d.statefulSet}" runs ${d.pods} that all mount the one PersistentVolumeClaim "${d.claim}" from its pod template; ` +
         'the claim is not in the repo, so its access modes are unknown: unless it is ReadWriteMany, replicas on other nodes cannot ' +
@@ -132,6 +138,18 @@ spec:
         const enforcement = singleNodeEnforcement(claim.storage);
         if (!enforcement) continue;
         const storage = claim.storage;
+        // Replicas pinned to one node all mount a ReadWriteOnce volume (one node may attach it): sharing is deliberate,
+        // and only a database's data directory on it makes the sharing break.
+        if (enforcement !== 'rwop' && model.selfCoLocated(template)) {
+          const db = model.databaseVolumes(template).get(volume.name);
+          if (!db) continue;
+          report({
+            resource: sts, path: claimNamePath, messageId: 'sharedOnOneNode', severity: 'warning',
+            data: { statefulSet: sts.name, pods, claim: claim.name, product: db.product },
+            related: [{ resource: hpa?.hpa ?? sts, path: hpa ? ['spec', 'maxReplicas'] : replicasPath, message: pods }],
+          });
+          continue;
+        }
         report({
           resource: sts, path: claimNamePath, messageId: 'shared', severity: SEVERITY[enforcement],
           data: {

@@ -2,7 +2,7 @@
 // volumeBindingMode); flipping reclaimPolicy to Delete is called out: forced through, it deletes data.
 import { defineChangeRule } from '../src/review/change-rule.js';
 import { firstDifference, show } from '../src/review/diff.js';
-import type { JsonPath } from '../src/types.js';
+import type { JsonPath, Resource } from '../src/types.js';
 
 /** parameters is a map[string]string: YAML `iops: 3000` and `iops: "3000"` are one value. */
 function parametersOf(object: any): Record<string, string> {
@@ -11,10 +11,21 @@ function parametersOf(object: any): Record<string, string> {
   return Object.fromEntries(Object.entries(parameters).map(([key, value]) => [key, value == null ? '' : String(value)]));
 }
 
+/** The GitOps tool that deletes and recreates the object when an update is refused, as its annotations ask; undefined when none. */
+function forcedReplace(resource: Resource): string | undefined {
+  const metadata = resource.object?.metadata ?? {};
+  const syncOptions = String(metadata.annotations?.['argocd.argoproj.io/sync-options'] ?? '');
+  if (/(^|,)\s*(Replace|Force)=true\s*(,|$)/.test(syncOptions)) return 'Argo CD (sync option Replace=true / Force=true)';
+  const fluxForce = metadata.annotations?.['kustomize.toolkit.fluxcd.io/force'] ?? metadata.labels?.['kustomize.toolkit.fluxcd.io/force'];
+  if (String(fluxForce ?? '') === 'enabled') return 'Flux (kustomize.toolkit.fluxcd.io/force: enabled)';
+  return undefined;
+}
+
 export default defineChangeRule({
   id: 'storageclass-field-change',
   meta: {
     severity: 'error',
+    severities: ['warning'],
     kinds: ['StorageClass'],
     summary: 'A change edits a StorageClass\'s parameters, provisioner, reclaimPolicy or volumeBindingMode, which cannot be updated; flipping reclaimPolicy to Delete is called out.',
     why:
@@ -32,7 +43,9 @@ export default defineChangeRule({
     exceptions:
       'Changes to labels and annotations (including the default-class annotation), allowVolumeExpansion, mountOptions and ' +
       'allowedTopologies are allowed and never reported. A class that is only added or only removed is not a change of a ' +
-      'class (see storage-removed-in-use for a removed class that claims still use).',
+      'class (see storage-removed-in-use for a removed class that claims still use). A class that asks its GitOps tool to ' +
+      'replace it (`argocd.argoproj.io/sync-options` with Replace=true or Force=true, or `kustomize.toolkit.fluxcd.io/force: ' +
+      'enabled`) is deleted and recreated, so the change goes through: a warning that says what the recreation does.',
     fix:
       'Leave the class as it is and create a new StorageClass under a new name with the new settings; point new claims (and ' +
       'the claim templates of new StatefulSets) at it, and migrate existing volumes when they need the new settings. To ' +
@@ -48,6 +61,9 @@ export default defineChangeRule({
       immutable: (d: { name: string; field: string; from: string; to: string; error: string }) =>
         `StorageClass "${d.name}": ${d.field} changes from ${d.from} to ${d.to}, but a StorageClass's parameters, provisioner, reclaimPolicy and ` +
         `volumeBindingMode cannot be updated ("${d.error}"); every sync of this change fails.`,
+      replaced: (d: { name: string; field: string; from: string; to: string; how: string }) =>
+        `StorageClass "${d.name}": ${d.field} changes from ${d.from} to ${d.to}; the API server forbids updating it, but ${d.how} deletes and ` +
+        'recreates the class, so the change goes through: volumes provisioned before keep the old settings, only new volumes get the new ones.',
       reclaimToDelete: (d: { name: string; from: string }) =>
         `StorageClass "${d.name}": reclaimPolicy changes from ${d.from} to Delete. The API server rejects the update ("reclaimPolicy: Forbidden: updates to ` +
         'reclaimPolicy are forbidden."); if the class is recreated to force it, every volume provisioned from it afterwards is deleted together with its claim.',
@@ -93,8 +109,10 @@ allowVolumeExpansion: true
       const related = [{ resource: base, path: ['metadata', 'name'] as JsonPath, message: `StorageClass "${base.name}" at the base` }];
       const b = base.object ?? {};
       const h = head.object ?? {};
-      const immutable = (path: JsonPath, from: unknown, to: unknown, error: string) =>
-        report({ resource: head, path, messageId: 'immutable', data: { name: head.name, field: path.join('.'), from: show(from), to: show(to), error }, related });
+      const how = forcedReplace(head);
+      const immutable = (path: JsonPath, from: unknown, to: unknown, error: string) => how
+        ? report({ resource: head, path, messageId: 'replaced', severity: 'warning', data: { name: head.name, field: path.join('.'), from: show(from), to: show(to), how }, related })
+        : report({ resource: head, path, messageId: 'immutable', data: { name: head.name, field: path.join('.'), from: show(from), to: show(to), error }, related });
 
       if (String(b.provisioner ?? '') !== String(h.provisioner ?? '')) {
         immutable(['provisioner'], b.provisioner, h.provisioner, 'provisioner: Forbidden: updates to provisioner are forbidden.');

@@ -34,6 +34,17 @@ function pinnedValue(allowed: unknown, keys: readonly string[]): string | undefi
   return values.size === 1 ? [...values][0] : undefined;
 }
 
+const AZURE_DISK = 'disk.csi.azure.com';
+/** Dynamic node-local provisioners that provision only on the node the scheduler selected (WaitForFirstConsumer). */
+const NEEDS_SELECTED_NODE = new Set(['rancher.io/local-path', 'openebs.io/local']);
+
+/** Azure zone-redundant disks (`Premium_ZRS`, `StandardSSD_ZRS`) attach to nodes in every zone of the region. */
+function zoneRedundantAzureDisk(parameters: unknown): boolean {
+  if (!parameters || typeof parameters !== 'object') return false;
+  return Object.entries(parameters as Record<string, unknown>).some(([key, value]) =>
+    ['skuname', 'storageaccounttype'].includes(key.toLowerCase()) && /_ZRS$/i.test(String(value)));
+}
+
 export default defineRule({
   id: 'storageclass-immediate-topology',
   meta: {
@@ -52,12 +63,15 @@ export default defineRule({
     trigger:
       'A StorageClass whose provisioner (in-tree names normalised to their CSI driver) has zonal, regional or node ' +
       'topology in pvlint\'s provisioner table, whose `volumeBindingMode` is unset or Immediate, and whose ' +
-      '`allowedTopologies` is absent or allows more than one zone (region, node). Error for node-local provisioners ' +
-      '(kubernetes.io/no-provisioner, rancher.io/local-path, openebs.io/local), warning for zonal disks, note for ' +
+      '`allowedTopologies` is absent or allows more than one zone (region, node). Error for dynamic node-local provisioners ' +
+      '(rancher.io/local-path, openebs.io/local), which cannot provision without the scheduler\'s node ("configuration error, ' +
+      'no node was specified"); warning for static local PVs (kubernetes.io/no-provisioner: they bind, on an arbitrary ' +
+      'node) and for zonal disks; note for ' +
       'region-bound volumes (Hetzner locations, DigitalOcean regions: only a problem when the cluster spans several).',
     exceptions:
       'Classes with `volumeBindingMode: WaitForFirstConsumer`, classes whose allowedTopologies pin exactly one zone ' +
-      '(or node), provisioners without topology or with optional topology (Ceph RBD, vSphere), file storage (EFS, ' +
+      '(or node), provisioners without topology or with optional topology (Ceph RBD, vSphere), Azure zone-redundant disks (`skuName` ' +
+      'Premium_ZRS or StandardSSD_ZRS attach in every zone), file storage (EFS, ' +
       'Filestore, Azure Files, NFS) and provisioners pvlint does not know. Single-zone clusters do not have the problem ' +
       'either; pvlint cannot see that.',
     fix:
@@ -70,6 +84,8 @@ export default defineRule({
       { title: 'aws-ebs-csi-driver docs/parameters.md (WaitForFirstConsumer recommended)', url: 'https://github.com/kubernetes-sigs/aws-ebs-csi-driver/blob/master/docs/parameters.md' },
       { title: 'rancher/local-path-provisioner README (WaitForFirstConsumer)', url: 'https://github.com/rancher/local-path-provisioner/blob/master/README.md' },
       { title: 'OpenEBS docs: Local PV Hostpath ("must be WaitForFirstConsumer")', url: 'https://openebs.io/docs/user-guides/local-storage-user-guide/local-pv-hostpath/hostpath-installation' },
+      { title: 'rancher/local-path-provisioner issue #386: Immediate binding fails with "configuration error, no node was specified"', url: 'https://github.com/rancher/local-path-provisioner/issues/386' },
+      { title: 'azuredisk-csi-driver deploy/example/topology: ZRS disks can be scheduled on all zone and non-zone nodes', url: 'https://github.com/kubernetes-sigs/azuredisk-csi-driver/tree/master/deploy/example/topology' },
     ],
     messages: {
       immediate: (d: { storageClass: string; provisioner: string; where: string; mode: string; consequence: string }) =>
@@ -107,16 +123,21 @@ parameters: {type: gp3}
       const topology = info.capabilities.topology;
       const severity = SEVERITY[topology.kind];
       if (!severity) continue;
+      if (info.driver === AZURE_DISK && zoneRedundantAzureDisk(storageClass.object?.parameters)) continue;
       const keys = [...topology.keys, ...(ownEntry(GENERIC_KEYS, topology.kind) ?? [])];
       if (pinnedValue(storageClass.object?.allowedTopologies, keys) !== undefined) continue;
-      const consequence = topology.kind === 'node'
-        ? 'each claim binds or is provisioned on an arbitrary node before its pod is scheduled, and the pod is then forced onto that node even when it does not fit there'
+      // A node-local provisioner needs the scheduler's node choice to provision at all; static local PVs only bind too early.
+      const needsNode = topology.kind === 'node' && NEEDS_SELECTED_NODE.has(info.driver);
+      const consequence = needsNode
+        ? 'the provisioner creates a volume on the node the scheduler picks, and with Immediate binding no node is picked, so provisioning fails ("configuration error, no node was specified") and the claim stays Pending'
+        : topology.kind === 'node'
+        ? 'each claim binds to a local volume on an arbitrary node before its pod is scheduled, and the pod is then forced onto that node even when it does not fit there (resources, anti-affinity, taints) and stays Pending'
         : `each volume is provisioned ${topology.kind === 'zonal' ? 'in some zone' : 'in some region'} as soon as its claim exists, and a pod that must run elsewhere stays Pending with "node(s) had volume node affinity conflict"`;
       report({
         resource: storageClass,
         path: ['volumeBindingMode'],
         messageId: 'immediate',
-        severity,
+        severity: topology.kind === 'node' && !needsNode ? 'warning' : severity,
         data: {
           storageClass: storageClass.name,
           provisioner: info.driver === provisioner ? provisioner : `${provisioner}, migrated to ${info.driver}`,

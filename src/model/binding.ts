@@ -67,7 +67,9 @@ export function matchVolumeToClaim(model: ModelView, pvc: Resource, pv: Resource
   const claimRef = pv.object?.spec?.claimRef;
   const ref = claimRef && typeof claimRef === 'object' ? claimRef : undefined;
   const refNamespace = ref?.namespace == null ? '' : String(ref.namespace);
-  const preBound = ref !== undefined && String(ref.name ?? '') === pvc.name && refNamespace === namespace;
+  // A claim written without a namespace is created in the namespace it is applied to, which may be the claimRef's.
+  const sameNamespace = refNamespace === namespace || (pvc.namespace === undefined && refNamespace !== '');
+  const preBound = ref !== undefined && String(ref.name ?? '') === pvc.name && sameNamespace;
 
   // The PV index only offers volumes whose access modes contain every requested mode.
   const wanted = accessModesOf(pvc.object) ?? [];

@@ -73,7 +73,11 @@ export const EFS_PROVISIONING_MODES = {
   source: 'aws-efs-csi-driver commit a4fc676 (2026-07)',
 } as const;
 
-/** A value that a template engine fills in later (`${VAR}`, `{{ .x }}`), so its text says nothing. */
+/**
+ * A value that a template engine or a person fills in later, so its text says nothing: `${VAR}`, `{{ .x }}`, `<fs-id>`,
+ * `[Filesystem ID]`, an ID of x's (`fs-xxxxxxxx`, `fsap-XXXXXXXXXXXXXXXXX`, as in docs and blog samples) or a bare
+ * upper-case name (`FILESYSTEM_ID`) that a script replaces.
+ */
 export function isTemplated(value: string): boolean {
-  return /\$\{|\{\{|<[A-Za-z_ -]+>|\[[A-Za-z][A-Za-z _-]*\]/.test(value);
+  return /\$\{|\{\{|<[A-Za-z_ -]+>|\[[A-Za-z][A-Za-z _-]*\]|\b(fs|fsap)-[xX]{4,}\b/.test(value) || /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(value.trim());
 }

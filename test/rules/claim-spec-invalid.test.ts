@@ -32,6 +32,14 @@ ${vctSpec}`;
 
 ruleTester(rule, {
   valid: [
+    {
+      name: 'stays quiet on a restore from a VolumeSnapshot through dataSourceRef',
+      code: pvc('  accessModes: [ReadWriteOnce]\n  dataSourceRef: {apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nightly}\n  resources: {requests: {storage: 10Gi}}\n'),
+    },
+    {
+      name: 'stays quiet on a claim filled by a VolSync ReplicationDestination populator',
+      code: pvc('  accessModes: [ReadWriteOnce]\n  dataSourceRef: {apiGroup: volsync.backube, kind: ReplicationDestination, name: app-dst}\n  resources: {requests: {storage: 10Gi}}\n'),
+    },
     { name: 'placeholders are not values: a Flux post-build component (onedr0p/home-ops kopiur)', code: kopiurPvc },
     { name: 'a placeholder beside ReadWriteOncePod is not another mode', code: pvc('  accessModes: [ReadWriteOncePod, "${EXTRA_MODE}"]\n  resources: {requests: {storage: 1Gi}}\n') },
     { name: 'a dotted name is a DNS subdomain', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n', 'data.v2-db') },

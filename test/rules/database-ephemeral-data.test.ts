@@ -20,6 +20,11 @@ const claim = `\n        - name: data\n          persistentVolumeClaim: {claimNa
 
 ruleTester(rule, {
   valid: [
+    { name: 'stays quiet on the Bitnami PostgreSQL image on a claim at /bitnami/postgresql', code: deployment('docker.io/bitnami/postgresql:16.4.0', mount('/bitnami/postgresql'), claim) },
+    {
+      name: 'stays quiet on ZooKeeper with /data and /datalog both on claims',
+      code: deployment('zookeeper:3.9', '\n          volumeMounts: [{name: data, mountPath: /data}, {name: log, mountPath: /datalog}]', claim + '\n        - name: log\n          persistentVolumeClaim: {claimName: log}'),
+    },
     { name: 'postgres ≤17 on a claim at PGDATA\'s parent', code: deployment('postgres:16', mount('/var/lib/postgresql/data') + '\n          env: [{name: PGDATA, value: /var/lib/postgresql/data/pgdata}]', claim) },
     { name: 'postgres 18 on a claim at /var/lib/postgresql', code: deployment('postgres:18', mount('/var/lib/postgresql'), claim) },
     { name: 'mysql with --datadir on a claim', code: deployment('mysql:8.4', mount('/data') + '\n          args: [--datadir=/data/mysql]', claim) },
@@ -41,6 +46,17 @@ ruleTester(rule, {
     },
   ],
   invalid: [
+    {
+      // Snapshots in /data survive; the transaction log after the last snapshot does not (an ensemble resyncs it).
+      name: 'ZooKeeper with /data on a claim and /datalog in the container layer is a warning',
+      code: deployment('zookeeper:3.9', mount('/data'), claim),
+      errors: [{ messageId: 'lost', severity: 'warning', messageIncludes: ['/datalog'] }],
+    },
+    {
+      name: 'ZooKeeper with neither directory on a volume is an error',
+      code: deployment('zookeeper:3.9', ''),
+      errors: [{ messageId: 'lost', severity: 'error', messageIncludes: ['/data (', '/datalog'] }],
+    },
     {
       name: 'postgres on an emptyDir',
       code: deployment('postgres:16', mount('/var/lib/postgresql/data'), emptyDir),

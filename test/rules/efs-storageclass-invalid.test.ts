@@ -13,6 +13,7 @@ const GOOD = 'provisioningMode: efs-ap\nfileSystemId: fs-0123456789abcdef0\ndire
 
 ruleTester(rule, {
   valid: [
+    { name: 'stays quiet on a placeholder file system ID of x\'s', code: sc('provisioningMode: efs-ap\nfileSystemId: fs-xxxxxxxx\ndirectoryPerms: "700"') },
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
     { name: 'every documented parameter', code: sc(`${GOOD}\nuid: "1000"\ngid: "1000"\ngidRangeStart: "1000"\ngidRangeEnd: "2000"\nbasePath: /dynamic\nsubPathPattern: \${.PVC.namespace}/\${.PVC.name}\nensureUniqueDirectory: "true"\nreuseAccessPoint: "false"\nenableTagging: "true"`) },
     { name: 'file-system ARN', code: sc('provisioningMode: efs-ap\nfileSystemId: arn:aws:elasticfilesystem:eu-west-1:111122223333:file-system/fs-0123456789abcdef0\ndirectoryPerms: "700"') },

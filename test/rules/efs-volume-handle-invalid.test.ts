@@ -15,6 +15,9 @@ spec:
 
 ruleTester(rule, {
   valid: [
+    { name: 'stays quiet on a placeholder ID of x\'s (fs-xxxxxxxx)', code: pv('fs-xxxxxxxx') },
+    { name: 'stays quiet on a placeholder access point (fsap-XXXXXXXXXXXXXXXXX)', code: pv('fs-0123456789abcdef0::fsap-XXXXXXXXXXXXXXXXX') },
+    { name: 'stays quiet on an upper-case name a script replaces', code: pv('FILESYSTEM_ID') },
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
     { name: 'file system only', code: pv('fs-0123456789abcdef0') },
     { name: 'old 8-digit file system ID', code: pv('fs-e8a95a42') },
@@ -35,6 +38,11 @@ ruleTester(rule, {
     { name: 'ReadOnlyMany after ReadWriteMany', code: pv('fs-0123456789abcdef0').replace('[ReadWriteMany]', '[ReadWriteMany, ReadOnlyMany]') },
   ],
   invalid: [
+    {
+      name: 'a short real-looking ID is no placeholder',
+      code: pv('fs-abc123:/data'),
+      errors: [{ messageId: 'handle', severity: 'error' }],
+    },
     ...rule.meta.examples.invalid.map((code, i) => ({
       name: `documented invalid example ${i + 1}`, code,
       errors: [{ messageId: 'handle', severity: 'error' as const, line: 10, messageIncludes: ["invalid access point ID 'ap-0123456789abcdef0'"] }],

@@ -1,10 +1,10 @@
 import rule from '../../rules/hostpath-in-replicated-workload.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 
-const workload = (opts: { kind?: string; path: string; mountPath?: string; readOnly?: boolean; type?: string; pod?: string; image?: string; volume?: string }) => `apiVersion: apps/v1
+const workload = (opts: { kind?: string; path: string; mountPath?: string; readOnly?: boolean; type?: string; pod?: string; image?: string; volume?: string; replicas?: number }) => `apiVersion: apps/v1
 kind: ${opts.kind ?? 'Deployment'}
 metadata: {name: app}
-spec:
+spec:${opts.replicas !== undefined ? `\n  replicas: ${opts.replicas}` : ''}
   selector: {matchLabels: {app: app}}
   template:
     metadata: {labels: {app: app}}
@@ -78,6 +78,7 @@ const pinned = `
 ruleTester(rule, {
   valid: [
     { name: 'a DaemonSet (node agent)', code: workload({ kind: 'DaemonSet', path: '/srv/data' }) },
+    { name: 'stays quiet on a DaemonSet keeping per-node state in a DirectoryOrCreate hostPath', code: workload({ kind: 'DaemonSet', path: '/var/lib/agent-state', type: 'DirectoryOrCreate' }) },
     { name: 'a read-only mount', code: workload({ path: '/srv/data', readOnly: true }) },
     { name: 'a system path', code: workload({ path: '/var/log' }) },
     { name: 'the container runtime socket', code: workload({ path: '/var/run/docker.sock', mountPath: '/var/run/docker.sock' }) },
@@ -111,8 +112,13 @@ ruleTester(rule, {
       errors: [{ messageId: 'inline', severity: 'warning', line: 15, path: ['spec', 'template', 'spec', 'volumes', 0, 'hostPath', 'path'], messageIncludes: ['/srv/data', 'nothing pins the pods'] }],
     },
     {
-      name: 'a database data directory on hostPath is an error',
+      name: 'one database pod on hostPath is a warning (it breaks only when the pod moves to another node)',
       code: workload({ path: '/srv/pg', image: 'postgres:16', mountPath: '/var/lib/postgresql/data' }),
+      errors: [{ messageId: 'inlineDatabase', severity: 'warning', messageIncludes: ['PostgreSQL data directory /var/lib/postgresql/data'] }],
+    },
+    {
+      name: 'several database pods on one hostPath data directory are an error',
+      code: workload({ path: '/srv/pg', image: 'postgres:16', mountPath: '/var/lib/postgresql/data', replicas: 2 }),
       errors: [{ messageId: 'inlineDatabase', severity: 'error', messageIncludes: ['PostgreSQL data directory /var/lib/postgresql/data'] }],
     },
     {

@@ -36,9 +36,25 @@ ruleTester(rule, {
     { name: 'a Helm post-delete hook', code: app() + job('["kubectl", "delete", "pvc", "data"]', ', annotations: {helm.sh/hook: post-delete}') },
     { name: 'kubectl get, not delete', code: app() + job('["kubectl", "get", "pvc", "data"]') },
     { name: 'deleting a pod, not a claim', code: app() + job('["kubectl", "delete", "pod", "data"]') },
+    {
+      // A deliberate reset: the workload is stopped first, the claim re-created, the workload started again.
+      name: 'stays quiet on a reset script that scales the workload to zero before deleting its claim',
+      code: app() + job('["sh", "-c", "kubectl scale deployment/shop --replicas=0 && kubectl wait --for=delete pod -l app=shop --timeout=300s && kubectl delete pvc data && kubectl apply -f /manifests/data.yaml && kubectl scale deployment/shop --replicas=1"]'),
+    },
+    { name: 'stays quiet on `kubectl scale deployment shop --replicas 0` before the deletion', code: app() + job('["sh", "-c", "kubectl scale deployment shop --replicas 0; kubectl delete pvc data"]') },
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
   ],
   invalid: [
+    {
+      name: 'scaling another workload to zero does not stop the one that mounts the claim',
+      code: app() + job('["sh", "-c", "kubectl scale deployment/worker --replicas=0 && kubectl delete pvc data"]'),
+      errors: [{ messageId: 'deletes' }],
+    },
+    {
+      name: 'scaling down after the deletion is too late',
+      code: app() + job('["sh", "-c", "kubectl delete pvc data && kubectl scale deployment/shop --replicas=0"]'),
+      errors: [{ messageId: 'deletes' }],
+    },
     {
       name: 'kubectl delete pvc NAME in the Job namespace',
       code: app() + job('["kubectl", "delete", "pvc", "data"]'),

@@ -25,6 +25,8 @@ spec:${placement}
 
 ruleTester(rule, {
   valid: [
+    { name: 'stays quiet on Azure Files for a Windows pod', code: classAndClaim('file.csi.azure.com') + pod('\n  nodeSelector: {kubernetes.io/os: windows}') },
+    { name: 'stays quiet on an Azure Disk claim for a Windows pod pinned with spec.os', code: classAndClaim('disk.csi.azure.com').replace('ReadWriteMany', 'ReadWriteOnce') + pod('\n  os: {name: windows}') },
     { name: 'a Linux pod', code: classAndClaim() + pod('\n  nodeSelector: {kubernetes.io/os: linux}') },
     { name: 'no OS requirement', code: classAndClaim() + pod('') },
     { name: 'a Windows pod on a driver with Windows support', code: classAndClaim('smb.csi.k8s.io') + pod('\n  nodeSelector: {kubernetes.io/os: windows}') },

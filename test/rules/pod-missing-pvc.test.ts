@@ -124,6 +124,24 @@ spec:
       errors: [{ messageId: 'otherNamespace', severity: 'error', messageIncludes: ['namespace "default"'] }],
     },
     {
+      // `kubectl apply -n shop`, an Argo CD destination or a Flux targetNamespace puts it next to the pod: no error.
+      name: 'a claim written without a namespace lands where it is applied: a note, not an error',
+      code: deployment('shop', 'data') + `---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+`,
+      errors: [{ messageId: 'unnamespaced', severity: 'note', messageIncludes: ['without a namespace', 'metadata.namespace: shop'] }],
+    },
+    {
+      name: 'a workload written without a namespace runs where it is applied: a note, not an error',
+      code: deployment(undefined, 'data') + pvc('media', 'data'),
+      errors: [{ messageId: 'unnamespacedWorkload', severity: 'note', messageIncludes: ['written without a namespace', 'namespace "media"'] }],
+    },
+    {
       name: 'a claim template name of another StatefulSet does not count',
       code: deployment('db', 'data-other-0') + `---
 apiVersion: apps/v1

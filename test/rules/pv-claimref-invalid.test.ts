@@ -48,6 +48,11 @@ spec:
 
 ruleTester(rule, {
   valid: [
+    {
+      // The claim lands in the namespace it is applied to, which the claimRef says is "apps".
+      name: 'stays quiet on a reservation for a claim the repo writes without a namespace',
+      code: pv() + pvc().replace('  namespace: apps\n', ''),
+    },
     { name: 'a reservation for a claim that fits', code: pv() + pvc() },
     { name: 'a bigger PV with a superset of modes', code: pv({ capacity: '20Gi', modes: 'ReadWriteOnce, ReadOnlyMany' }) + pvc({ modes: 'ReadOnlyMany' }) },
     { name: 'the claim names this PV: bound without checks', code: pv({ capacity: '1Gi' }) + pvc({ volumeName: 'pv-1', request: '5Gi' }) },
@@ -59,6 +64,11 @@ ruleTester(rule, {
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
   ],
   invalid: [
+    {
+      name: 'a claim written without a namespace is still checked against the PV',
+      code: pv({ capacity: '5Gi' }) + pvc({ request: '20Gi' }).replace('  namespace: apps\n', ''),
+      errors: [{ messageId: 'unsatisfiable', messageIncludes: ['5Gi'] }],
+    },
     {
       name: '(a) a claimRef without namespace',
       code: pv({ claimRef: 'name: data' }) + pvc(),

@@ -56,6 +56,11 @@ provisioner: ${provisioner}
 
 ruleTester(rule, {
   valid: [
+    {
+      // `kubectl apply -n media` (or an Argo CD destination) creates the claim in the namespace the PV reserves it for.
+      name: 'stays quiet on a claim written without a namespace that a PV reserves by name',
+      code: pv({ claimRef: 'name: data, namespace: media' }) + pvc().replace('  namespace: apps\n', ''),
+    },
     { name: 'class "" claim with a matching PV', code: pv() + pvc() },
     { name: 'a bigger PV matches (1Gi ≥ 1G)', code: pv({ capacity: '1Gi' }) + pvc({ request: '1G' }) },
     { name: 'the PV offers a superset of the access modes', code: pv({ modes: 'ReadWriteOnce, ReadOnlyMany' }) + pvc({ modes: 'ReadOnlyMany' }) },

@@ -22,8 +22,9 @@ ruleTester(rule, {
     ...rule.meta.examples.invalid.map((code, i) => ({ name: `documented invalid example ${i + 1}`, code, errors: [{ messageId: 'deprecated', severity: 'warning' as const, line: 7 }] })),
     { name: 'hostPath Recycle: warning', code: pv('Recycle', 'hostPath: {path: /srv/scratch}'), errors: [{ messageId: 'deprecated', severity: 'warning', messageIncludes: ['(hostPath)'] }] },
     { name: 'hostPath "/" is rejected', code: pv('Recycle', 'hostPath: {path: /}'), errors: [{ messageId: 'hostRoot', severity: 'error' }] },
-    { name: 'CSI volumes have no recycler', code: pv('Recycle', 'csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}'), errors: [{ messageId: 'noRecycler', severity: 'error', line: 7, messageIncludes: ['CSI (ebs.csi.aws.com)'] }] },
-    { name: 'local volumes have no recycler', code: pv('Recycle', 'local: {path: /mnt/disks/a}'), errors: [{ messageId: 'noRecycler', severity: 'error', messageIncludes: ['a local volume'] }] },
+    // The PV mounts and keeps its data; only its reuse after release fails: a warning, not an error.
+    { name: 'CSI volumes have no recycler', code: pv('Recycle', 'csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}'), errors: [{ messageId: 'noRecycler', severity: 'warning', line: 7, messageIncludes: ['CSI (ebs.csi.aws.com)'] }] },
+    { name: 'local volumes have no recycler', code: pv('Recycle', 'local: {path: /mnt/disks/a}'), errors: [{ messageId: 'noRecycler', severity: 'warning', messageIncludes: ['a local volume'] }] },
     { name: 'in-tree EBS', code: pv('Recycle', 'awsElasticBlockStore: {volumeID: vol-1}'), errors: [{ messageId: 'noRecycler', messageIncludes: ['awsElasticBlockStore'] }] },
     {
       name: 'StorageClass reclaimPolicy Recycle is rejected',

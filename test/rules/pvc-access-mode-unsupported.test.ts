@@ -29,6 +29,11 @@ spec:
 
 ruleTester(rule, {
   valid: [
+    { name: 'stays quiet on ReadWriteMany on Rook CephFS', code: sc('cephfs', 'rook-ceph.cephfs.csi.ceph.com', 'clusterID: rook-ceph, fsName: myfs') + pvc('cephfs', 'ReadWriteMany') },
+    { name: 'stays quiet on ReadWriteMany on Longhorn (share-manager NFS)', code: sc('longhorn', 'driver.longhorn.io', 'numberOfReplicas: "3"') + pvc('longhorn', 'ReadWriteMany') },
+    { name: 'stays quiet on ReadWriteMany on Azure Files NFS', code: sc('azurefile-nfs', 'file.csi.azure.com', 'protocol: nfs') + pvc('azurefile-nfs', 'ReadWriteMany') },
+    { name: 'stays quiet on ReadWriteMany raw block on Ceph RBD', code: sc('rbd', 'rook-ceph.rbd.csi.ceph.com', 'clusterID: rook-ceph, pool: replicapool') + pvc('rbd', 'ReadWriteMany', 'Block') },
+    { name: 'stays quiet on ReadWriteMany on the NFS CSI driver', code: sc('nfs', 'nfs.csi.k8s.io', 'server: nfs.example, share: /exports') + pvc('nfs', 'ReadWriteMany') },
     { name: 'RWO on EBS', code: sc('gp3', 'ebs.csi.aws.com') + pvc('gp3', 'ReadWriteOnce') },
     { name: 'RWX on EFS', code: sc('efs', 'efs.csi.aws.com') + pvc('efs', 'ReadWriteMany') },
     { name: 'RWOP on a CSI driver', code: sc('gp3', 'ebs.csi.aws.com') + pvc('gp3', 'ReadWriteOncePod') },

@@ -46,7 +46,27 @@ ruleTester(rule, {
     {
       name: 'a PersistentVolume hook',
       code: pvc('helm.sh/hook: pre-install', 'PersistentVolume'),
-      errors: [{ messageId: 'deleted', messageIncludes: ['PersistentVolume "cache"', 'on a re-install'] }],
+      errors: [{ messageId: 'deleted', severity: 'warning', messageIncludes: ['PersistentVolume "cache"', 'on a re-install'] }],
+    },
+    {
+      // Helm runs an install hook again only on a re-install (Chart Hooks docs): the claim survives upgrades.
+      name: 'an install-only Helm hook is a warning',
+      code: pvc('helm.sh/hook: pre-install\nhelm.sh/resource-policy: keep'),
+      errors: [{ messageId: 'deleted', severity: 'warning', messageIncludes: ['on a re-install'] }],
+    },
+    {
+      // Argo CD maps pre-install to PreSync and runs it on every sync.
+      name: 'an install-only Helm hook where the repo shows Argo CD is an error',
+      code: pvc('helm.sh/hook: pre-install') + `---
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: app, namespace: argocd}
+spec:
+  project: default
+  source: {repoURL: https://example.com/repo.git, path: apps/x, targetRevision: HEAD}
+  destination: {server: https://kubernetes.default.svc, namespace: app}
+`,
+      errors: [{ messageId: 'deleted', severity: 'error' }],
     },
   ],
 });

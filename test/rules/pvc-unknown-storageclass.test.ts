@@ -18,6 +18,19 @@ spec:${storageClass === null ? '' : `\n  storageClassName: "${storageClass}"`}
   resources: {requests: {storage: 1Gi}}
 `;
 
+const longhornConfigMap = `---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: longhorn-storageclass, namespace: longhorn-system}
+data:
+  storageclass.yaml: |
+    kind: StorageClass
+    apiVersion: storage.k8s.io/v1
+    metadata:
+      name: longhorn
+    provisioner: driver.longhorn.io
+`;
+
 ruleTester(rule, {
   valid: [
     { name: 'the class is in the repo', code: sc + pvc('fast-ssd') },
@@ -29,6 +42,12 @@ ruleTester(rule, {
     },
     { name: 'the annotation wins over the spec', code: sc + pvc('typo', 'fast-ssd') },
     { name: 'a Flux substitution placeholder is not a class name', code: pvc('${STORAGE_CLASS:=ceph-block}') },
+    {
+      // The Longhorn chart renders its class into a ConfigMap; longhorn-manager creates the StorageClass from it.
+      name: 'stays quiet on a class a chart ships in a ConfigMap for its operator (Longhorn)',
+      code: pvc('longhorn') + longhornConfigMap,
+      model: { wholeCluster: true },
+    },
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
   ],
   invalid: [
@@ -36,6 +55,18 @@ ruleTester(rule, {
       name: 'a class not in the repo is a note',
       code: pvc('gp2'),
       errors: [{ messageId: 'unknown', severity: 'note', path: ['spec', 'storageClassName'], messageIncludes: ['StorageClass "gp2", which is not in the repo'] }],
+    },
+    {
+      name: 'a class the platform creates (k3s local-path) stays a note in a whole cluster with classes of its own',
+      code: sc + pvc('local-path'),
+      model: { wholeCluster: true },
+      errors: [{ messageId: 'unknown', severity: 'note' }],
+    },
+    {
+      name: 'another unknown class in a whole cluster with classes of its own is a warning',
+      code: sc + pvc('ceph-blok'),
+      model: { wholeCluster: true },
+      errors: [{ messageId: 'unknown', severity: 'warning' }],
     },
     {
       name: 'a typo gets a suggestion',

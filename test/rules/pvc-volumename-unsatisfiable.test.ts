@@ -60,6 +60,11 @@ spec:
 
 ruleTester(rule, {
   valid: [
+    {
+      // `kubectl apply -n media`, an Argo CD destination or a Flux targetNamespace puts the claim where the PV expects it.
+      name: 'stays quiet on a claim written without a namespace that the PV reserves in its namespace',
+      code: pv({ claimRef: 'name: data, namespace: media' }) + pvc().replace('  namespace: apps\n', ''),
+    },
     { name: 'a PV that satisfies the claim', code: pv() + pvc() },
     {
       name: 'no class on either side in a complete bundle without a default class: the claim keeps no class and binds',
@@ -82,6 +87,11 @@ ruleTester(rule, {
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
   ],
   invalid: [
+    {
+      name: 'a claim written without a namespace is still not the claimRef\'s other claim',
+      code: pv({ claimRef: 'name: other, namespace: media' }) + pvc().replace('  namespace: apps\n', ''),
+      errors: [{ messageId: 'reserved', severity: 'error' }],
+    },
     {
       name: 'capacity: the PV is too small',
       code: pv({ capacity: '5Gi' }) + pvc({ request: '20Gi' }),

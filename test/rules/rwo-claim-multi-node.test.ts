@@ -64,6 +64,14 @@ const replicasCase = ebs + pvc('data', 'ReadWriteOnce', 'gp3') + deployment('web
 
 ruleTester(rule, {
   valid: [
+    {
+      name: 'stays quiet on a ReadWriteMany CephFS claim shared by replicas',
+      code: sc('cephfs', 'rook-ceph.cephfs.csi.ceph.com') + pvc('data', 'ReadWriteMany', 'cephfs') + deployment('web', 'data', { replicas: '3' }),
+    },
+    {
+      name: 'stays quiet on a ReadWriteMany NFS CSI claim shared by two workloads',
+      code: sc('nfs', 'nfs.csi.k8s.io') + pvc('data', 'ReadWriteMany', 'nfs') + deployment('web', 'data', { replicas: '2' }) + job('backup', 'data'),
+    },
     { name: 'a single replica of a RWO claim', code: ebs + pvc('data', 'ReadWriteOnce', 'gp3') + deployment('web', 'data', { replicas: '1' }) },
     { name: 'a ReadWriteMany claim shared by replicas', code: efs + pvc('data', 'ReadWriteMany', 'efs') + deployment('web', 'data', { replicas: '3' }) },
     {
@@ -437,6 +445,33 @@ spec:
         - {name: b, persistentVolumeClaim: {claimName: b}}
 `,
       errors: [{ messageId: 'replicas', severity: 'error', messageIncludes: ['"a" (efs.csi.aws.com), ReadWriteOnce PersistentVolumeClaim "b" (ebs.csi.aws.com)', 'Multi-Attach'] }],
+    },
+    {
+      // A homelab's `storage-node: "true"` may be on one node (then the volume works) or several: the repo does not say.
+      name: 'two workloads that require the same custom node label: a warning that names the label',
+      code: ebs + pvc('data', 'ReadWriteOnce', 'gp3')
+        + deployment('web', 'data', { podSpec: '\n      nodeSelector: {example.com/storage-node: "true"}' })
+        + job('backup', 'data', { podSpec: '\n      nodeSelector: {example.com/storage-node: "true"}' }),
+      errors: [{ messageId: 'sharedWorkloads', severity: 'warning', messageIncludes: ['Multi-Attach', 'unless only one node carries the label example.com/storage-node=true'] }],
+    },
+    {
+      name: 'replicas that require a custom node label: a warning',
+      code: ebs + pvc('data', 'ReadWriteOnce', 'gp3') + deployment('web', 'data', { replicas: '2', podSpec: '\n      nodeSelector: {disk: ssd-node-1}' }),
+      errors: [{ messageId: 'replicas', severity: 'warning', messageIncludes: ['unless only one node carries the label disk=ssd-node-1'] }],
+    },
+    {
+      name: 'a node-group label selects a pool of nodes: still an error',
+      code: ebs + pvc('data', 'ReadWriteOnce', 'gp3')
+        + deployment('web', 'data', { podSpec: '\n      nodeSelector: {eks.amazonaws.com/nodegroup: storage}' })
+        + job('backup', 'data', { podSpec: '\n      nodeSelector: {eks.amazonaws.com/nodegroup: storage}' }),
+      errors: [{ messageId: 'sharedWorkloads', severity: 'error' }],
+    },
+    {
+      name: 'different custom labels do not keep the pods together: an error',
+      code: ebs + pvc('data', 'ReadWriteOnce', 'gp3')
+        + deployment('web', 'data', { podSpec: '\n      nodeSelector: {role: web}' })
+        + job('backup', 'data', { podSpec: '\n      nodeSelector: {role: batch}' }),
+      errors: [{ messageId: 'sharedWorkloads', severity: 'error' }],
     },
     ...rule.meta.examples.invalid.map((code, i) => ({ name: `documented invalid example ${i + 1}`, code, errors: [{ messageId: i === 0 ? 'replicas' : 'sharedWorkloads', severity: 'error' as const }] })),
   ],

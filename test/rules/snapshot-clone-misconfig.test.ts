@@ -36,6 +36,9 @@ const clone = '{kind: PersistentVolumeClaim, name: source}';
 
 ruleTester(rule, {
   valid: [
+    { name: 'stays quiet on a restore from a VolumeSnapshot whose class is not in the repo', code: ebs + pvc('restored', { dataSource: '{apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nightly}' }) },
+    { name: 'stays quiet on a VolSync ReplicationDestination populator', code: ebs + pvc('restored', { dataSource: '{apiGroup: volsync.backube, kind: ReplicationDestination, name: app-dst}' }).replace('dataSource:', 'dataSourceRef:') },
+    { name: 'stays quiet on a CDI volume populator', code: ebs + pvc('disk', { dataSource: '{apiGroup: cdi.kubevirt.io, kind: VolumeImportSource, name: fedora}' }).replace('dataSource:', 'dataSourceRef:') },
     { name: 'a class with Retain', code: vsc('snaps', 'ebs.csi.aws.com', 'Retain') },
     { name: 'Delete on an ordinary class', code: vsc('snaps', 'ebs.csi.aws.com', 'Delete') },
     { name: 'an old API version is not judged', code: vsc('snaps', 'ebs.csi.aws.com', undefined, { apiVersion: 'snapshot.storage.k8s.io/v1beta1' }) },

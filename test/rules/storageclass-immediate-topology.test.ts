@@ -21,6 +21,8 @@ ruleTester(rule, {
     { name: 'an unknown provisioner', code: sc('example.com/zonal') },
     { name: 'allowedTopologies pins one zone', code: sc('ebs.csi.aws.com', topology('topology.ebs.csi.aws.com/zone', 'eu-west-1a')) },
     { name: 'allowedTopologies pins one zone with the generic key', code: sc('pd.csi.storage.gke.io', topology('topology.kubernetes.io/zone', 'europe-west1-b')) },
+    { name: 'stays quiet on Azure zone-redundant disks (Premium_ZRS attaches in every zone)', code: sc('disk.csi.azure.com', '\nparameters: {skuName: Premium_ZRS}') },
+    { name: 'stays quiet on Azure StandardSSD_ZRS written with the lower-case key', code: sc('disk.csi.azure.com', '\nvolumeBindingMode: Immediate\nparameters: {skuname: StandardSSD_ZRS}') },
     { name: 'a local class pinned to one node', code: sc('kubernetes.io/no-provisioner', topology('kubernetes.io/hostname', 'node1')) },
     ...rule.meta.examples.valid.map((code, i) => ({ name: `documented valid example ${i + 1}`, code })),
   ],
@@ -40,8 +42,15 @@ ruleTester(rule, {
       code: sc('kubernetes.io/gce-pd'),
       errors: [{ messageId: 'immediate', messageIncludes: ['kubernetes.io/gce-pd, migrated to pd.csi.storage.gke.io'] }],
     },
-    { name: 'no-provisioner (local PVs) is an error', code: sc('kubernetes.io/no-provisioner'), errors: [{ messageId: 'immediate', severity: 'error', messageIncludes: ['on one node'] }] },
-    { name: 'local-path is an error', code: sc('rancher.io/local-path'), errors: [{ messageId: 'immediate', severity: 'error' }] },
+    // Static local PVs still bind (on an arbitrary node); the dynamic node-local provisioners cannot provision at all.
+    { name: 'no-provisioner (static local PVs) is a warning', code: sc('kubernetes.io/no-provisioner'), errors: [{ messageId: 'immediate', severity: 'warning', messageIncludes: ['on one node', 'arbitrary node'] }] },
+    { name: 'local-path is an error', code: sc('rancher.io/local-path'), errors: [{ messageId: 'immediate', severity: 'error', messageIncludes: ['no node was specified'] }] },
+    { name: 'OpenEBS local hostpath is an error', code: sc('openebs.io/local'), errors: [{ messageId: 'immediate', severity: 'error', messageIncludes: ['provisioning fails'] }] },
+    {
+      name: 'a locally redundant Azure disk still binds in one zone',
+      code: sc('disk.csi.azure.com', '\nparameters: {skuName: Premium_LRS}'),
+      errors: [{ messageId: 'immediate', severity: 'warning' }],
+    },
     { name: 'Hetzner locations are a note', code: sc('csi.hetzner.cloud'), errors: [{ messageId: 'immediate', severity: 'note' }] },
     {
       name: 'allowedTopologies with two zones',

@@ -22,6 +22,7 @@ ${mount}      volumes:
 
 ruleTester(rule, {
   valid: [
+    { name: 'stays quiet on subPathExpr built from the downward API', code: deployment('              subPathExpr: $(POD_NAMESPACE)/$(POD_NAME)\n') },
     { name: 'relative subPath', code: deployment('              subPath: wiki/data\n') },
     { name: 'dots inside names are not backsteps', code: deployment('              subPath: ..data/a..b/.hidden\n') },
     { name: 'relative subPathExpr', code: deployment('              subPathExpr: $(POD_NAME)\n') },

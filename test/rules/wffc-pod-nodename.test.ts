@@ -45,6 +45,21 @@ spec:
 
 ruleTester(rule, {
   valid: [
+    {
+      // A static PV reserved for the claim binds it without the scheduler: nodeName is then harmless.
+      name: 'stays quiet on a claim a PersistentVolume reserves with claimRef',
+      code: sc('wffc', 'WaitForFirstConsumer') + pvc({ storageClass: 'wffc' }) + pod() + `---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-1}
+spec:
+  storageClassName: wffc
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  claimRef: {name: data, namespace: default}
+  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-0123456789abcdef0}
+`,
+    },
     { name: 'a hostname nodeSelector instead of nodeName', code: sc('wffc', 'WaitForFirstConsumer') + pvc({ storageClass: 'wffc' }) + pod('nodeSelector: {kubernetes.io/hostname: node-1}') },
     { name: 'an Immediate class binds without the scheduler', code: sc('now', 'Immediate') + pvc({ storageClass: 'now' }) + pod() },
     { name: 'a claim pre-bound with volumeName', code: sc('wffc', 'WaitForFirstConsumer') + pvc({ storageClass: 'wffc', volumeName: 'pv-1' }) + pod() },

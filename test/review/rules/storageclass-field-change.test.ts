@@ -35,6 +35,19 @@ changeRuleTester(rule, {
   ],
   invalid: [
     {
+      // Argo CD deletes and recreates the class when the update is refused: the sync does not fail.
+      name: 'a class Argo CD replaces: a warning that the change goes through',
+      base: BASE.replace('  name: fast\n', '  name: fast\n  annotations: {argocd.argoproj.io/sync-options: Replace=true}\n'),
+      head: params.replace('  name: fast\n', '  name: fast\n  annotations: {argocd.argoproj.io/sync-options: Replace=true}\n'),
+      errors: [{ messageId: 'replaced', severity: 'warning', messageIncludes: ['Argo CD', 'only new volumes get the new ones'] }],
+    },
+    {
+      name: 'a class Flux forces: a warning',
+      base: BASE,
+      head: binding.replace('  name: fast\n', '  name: fast\n  annotations: {kustomize.toolkit.fluxcd.io/force: enabled}\n'),
+      errors: [{ messageId: 'replaced', severity: 'warning', messageIncludes: ['Flux'] }],
+    },
+    {
       name: 'reclaimPolicy flipped to Delete',
       base: BASE,
       head: toDelete,
