@@ -3,6 +3,7 @@
 import type { Resource } from '../types.js';
 import { inTreeSourceProvisioner, normaliseProvisioner, type DriverInfo } from './provisioners.js';
 import type { Lookup, ModelView } from './model-view.js';
+import { isPlaceholder } from './placeholder.js';
 import type { CsiDriverResource, StorageClassResource, VolumeResource } from './views.js';
 
 export const RWO = 'ReadWriteOnce';
@@ -128,6 +129,10 @@ export function driverOfClaimClass(model: ModelView, claim: unknown, from?: Reso
   }
   if (effective.name === '') {
     return { name: undefined, info: undefined, source: { via: 'none', why: 'the claim has storageClassName "" and its PersistentVolume is not in the repo' } };
+  }
+  if (isPlaceholder(effective.name)) {
+    // `${VAR}` left by a substitution pvlint could not complete is no class name: saying the class is missing would mislead.
+    return { name: undefined, info: undefined, source: { via: 'none', why: `the class is unknown: storageClassName is ${JSON.stringify(effective.name)}, a placeholder for a variable pvlint could not resolve` } };
   }
   const lookup = storageClassFor(model, effective.name, from);
   if (lookup.status !== 'found') {

@@ -332,6 +332,12 @@ spec:
       errors: [{ messageId: 'replicas', severity: 'warning', messageIncludes: ['StorageClass "fast" is not in the repo'] }],
     },
     {
+      // A Flux variable without a value in the repo is left as written: it names no class, so it is not called a missing one.
+      name: 'an unresolved ${VAR} class is a placeholder, not a StorageClass missing from the repo',
+      code: pvc('data', 'ReadWriteOnce', '${CLUSTER_STORAGE_CLASS}') + deployment('web', 'data', { replicas: '2' }),
+      errors: [{ messageId: 'replicas', severity: 'warning', messageIncludes: ['storageClassName is "${CLUSTER_STORAGE_CLASS}", a placeholder for a variable pvlint could not resolve'] }],
+    },
+    {
       name: 'an unknown driver with volumeMode Block is attachable',
       code: sc('san', 'example.com/san') + pvc('disk', 'ReadWriteOnce', 'san', '\n  volumeMode: Block') + `---
 apiVersion: apps/v1
