@@ -1,4 +1,5 @@
-// R41: a stand-alone PVC (or a Delete-policy PV) that the Helm / Argo CD / Flux tooling managing it would delete.
+// R41: a stand-alone PVC (or a Delete-policy PV) that the Helm / Argo CD / Flux tooling managing it would delete; the
+// environment's record of what applies it (model/gitops.ts appliedEvidence) names that tool.
 import { defineRule } from '../src/define-rule.js';
 import { ARGO_SYNC_OPTIONS, TOOL_NAMES } from '../src/model/gitops.js';
 import { reclaimOfVolume, type DatabaseVolume } from '../src/model/stateful-data.js';
@@ -25,10 +26,15 @@ export default defineRule({
       'unless `kustomize.toolkit.fluxcd.io/prune: disabled`.',
     trigger:
       'A PersistentVolumeClaim, or a PersistentVolume with `persistentVolumeReclaimPolicy: Delete`, that a tool manages as far as ' +
-      'the repo shows — Helm (`app.kubernetes.io/managed-by: Helm` or `helm.sh/chart` labels, or a Helm render), Argo CD (an ' +
-      '`argocd.argoproj.io/*` annotation on it or on another object in its directory, or an Application whose source path holds ' +
-      'it), Flux (a `kustomize.toolkit.fluxcd.io/*` label or annotation, or a pruning Flux Kustomization whose path holds it) — ' +
-      'and that lacks that tool\'s protection for at least one deleting operation. Note; warning when the claim holds database ' +
+      'the repo shows and that lacks that tool\'s protection for at least one deleting operation. In a GitOps environment the ' +
+      'object that applies it decides: an Argo CD Application (for a Helm source too: Argo CD renders the chart with `helm ' +
+      'template` and applies the output itself, so there is no Helm release and `helm uninstall` never runs), a Flux Kustomization ' +
+      'with `prune: true` (one with `prune: false` deletes nothing), or a Flux HelmRelease (helm-controller installs a real Helm ' +
+      'release and honours `helm.sh/resource-policy: keep` on uninstall; kustomize-controller\'s prune label does not reach the ' +
+      'chart\'s objects). Elsewhere, markers: Helm (`app.kubernetes.io/managed-by: Helm` or `helm.sh/chart` labels, or a Helm ' +
+      'render), Argo CD (an `argocd.argoproj.io/*` annotation on it or on another object in its directory, or an Application whose ' +
+      'source path holds it), Flux (a `kustomize.toolkit.fluxcd.io/*` label or annotation, or a pruning Flux Kustomization whose ' +
+      'path holds it). Note; warning when the claim holds database ' +
       'data on a reclaimPolicy Delete volume, or when only `helm.sh/resource-policy: keep` protects it under Argo CD (pruning still ' +
       'deletes it).',
     exceptions:
@@ -46,6 +52,8 @@ export default defineRule({
       { title: 'argoproj/argo-cd#9853: Prune=false does not protect on Application deletion', url: 'https://github.com/argoproj/argo-cd/issues/9853' },
       { title: 'argoproj/argo-cd#13157: respect helm.sh/resource-policy: keep on Application deletion', url: 'https://github.com/argoproj/argo-cd/issues/13157' },
       { title: 'Flux docs: Kustomization, "Garbage collection" (kustomize.toolkit.fluxcd.io/prune: disabled)', url: 'https://fluxcd.io/flux/components/kustomize/kustomizations/#prune' },
+      { title: 'Argo CD docs: Helm ("Helm is only used to inflate charts with helm template. The lifecycle of the application is handled by Argo CD instead of Helm.")', url: 'https://argo-cd.readthedocs.io/en/stable/user-guide/helm/' },
+      { title: 'Flux docs: HelmRelease (helm-controller installs, upgrades and uninstalls a Helm release)', url: 'https://fluxcd.io/flux/components/helm/helmreleases/' },
     ],
     messages: {
       exposed: (d: { kind: string; name: string; tools: string; operations: string; protect: string; data: string }) =>

@@ -75,6 +75,25 @@ export interface Resource {
    * Absent: the resource's own node in its own file.
    */
   sourceOrigin?: Origin;
+  /** The GitOps object whose sync applies the resource, when an environment followed one (messages name that tool). */
+  appliedBy?: AppliedBy;
+}
+
+/**
+ * What applies a resource in a GitOps environment, which decides what deletes it: an Argo CD Application (a Helm source
+ * is rendered with `helm template` and applied by Argo CD: no Helm release), a Flux Kustomization (kustomize-controller,
+ * pruning when `spec.prune`), or a Flux HelmRelease (helm-controller installs a real Helm release).
+ */
+export interface AppliedBy {
+  kind: 'argocd-application' | 'flux-kustomization' | 'flux-helmrelease';
+  /** The Application (or the ApplicationSet that generates it), Kustomization or HelmRelease. */
+  object: Resource;
+  /** Its name (an ApplicationSet's generated Application's own). */
+  name: string;
+  /** Argo CD: the source is a Helm chart. */
+  helmChart?: boolean;
+  /** Whether what leaves the source is pruned: Argo CD `syncPolicy.automated.prune`, Flux `spec.prune`. */
+  prune?: boolean;
 }
 
 /** What a renderer records for the locate stage: the kind of origin, and what that kind's locator needs. */

@@ -8,7 +8,7 @@ import { deriveResource, derivedFrom, resourceId } from '../load/parse-resources
 import { CLUSTER_SCOPED } from '../model/storage-model.js';
 import { mapPool } from '../render/pool.js';
 import type { SourceCache } from '../render/source-cache.js';
-import type { Finding, LocateAt, Resource } from '../types.js';
+import type { AppliedBy, Finding, LocateAt, Resource } from '../types.js';
 import { appendAll } from '../engine/append.js';
 import { expandApplicationSet } from './argocd-generators.js';
 import { argoKustomizeLayer } from './argocd-kustomize-layer.js';
@@ -58,6 +58,12 @@ function withDestinationNamespace(resource: Resource, app: any): Resource {
   if (resource.namespace !== undefined || typeof namespace !== 'string' || namespace === '' || CLUSTER_SCOPED.has(resource.kind)) return resource;
   const object = { ...resource.object, metadata: { ...(resource.object?.metadata ?? {}), namespace } };
   return deriveResource(resource, { object, namespace, id: resourceId(resource.kind, namespace, resource.name), sourceOrigin: derivedFrom(resource) });
+}
+
+/** A copy of a rendered object that records the Application applying it (renders may be shared: the original is not changed). */
+function appliedByApplication(resource: Resource, app: any, at: Resource, helmChart: boolean): Resource {
+  const appliedBy: AppliedBy = { kind: 'argocd-application', object: at, name: String(app?.metadata?.name ?? at.name), helmChart, prune: app?.spec?.syncPolicy?.automated?.prune === true };
+  return deriveResource(resource, { appliedBy });
 }
 
 /** A chart's objects, located through the values the Application gives it (argocd-helm-values.ts). */
@@ -169,7 +175,7 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
           const output = await renderRemoteChart(cache, source, helm, inChart, written, name, settings);
           for (const s of output.skipped) skip(s.reason, s.chart ? { chart: s.chart } : {});
           const located = locatedThroughValues(cache, output.resources, undefined, helm.valueFiles, source, written, name);
-          rendered.push(...located.map((r) => withDestinationNamespace(r, app)));
+          rendered.push(...located.map((r) => appliedByApplication(withDestinationNamespace(r, app), app, at, true)));
           continue;
         }
         if (!isLocal(source.repoURL)) {
@@ -209,7 +215,7 @@ export async function buildArgoClusters(cache: SourceCache, root: string, object
           if (failures.length > 0 && output.resources.length === 0) skip(`rendering ${specPath} failed: ${failures[0].message}`);
         }
         const located = helm ? locatedThroughValues(cache, output.resources, dir, helm.valueFiles, source, written, name) : output.resources;
-        rendered.push(...located.map((r) => withDestinationNamespace(r, app)));
+        rendered.push(...located.map((r) => appliedByApplication(withDestinationNamespace(r, app), app, at, type === 'helm')));
       }
       return { cluster, rendered, skipped, diagnostics, built, documents };
     });

@@ -274,6 +274,7 @@ export async function buildFluxCluster(cache: SourceCache, root: string, entries
           cluster.diagnostics.push(...unsubstitutedPlaceholders(rendered, k, settings.locateAt, name));
         }
         if (common && typeof common === 'object') resource = withCommonMetadata(resource, common);
+        if (k) resource = deriveResource(resource, { appliedBy: { kind: 'flux-kustomization', object: k, name: k.name, prune: k.object?.spec?.prune === true } });
         cluster.resources.push(resource);
       }
     });

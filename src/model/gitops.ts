@@ -2,7 +2,7 @@
 // and `helm.sh/resource-policy`, Flux prune opt-outs, and which tool manages an object as far as the repo shows.
 // Every annotation these rules read is parsed here, so the rules agree on defaults and spellings.
 import path from 'node:path';
-import type { JsonPath, Resource } from '../types.js';
+import type { AppliedBy, JsonPath, Resource } from '../types.js';
 import type { ModelView } from './model-view.js';
 
 export const ARGO_SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
@@ -265,12 +265,19 @@ export function managingTools(model: GitopsModel, resource: Resource): ToolEvide
   const add = (evidence: ToolEvidence) => {
     if (!tools.has(evidence.tool)) tools.set(evidence.tool, evidence);
   };
+  const applied = resource.appliedBy;
+  if (applied) {
+    const evidence = appliedEvidence(applied);
+    if (evidence) add(evidence);
+  }
   const ownArgo = argoMarker(resource);
   if (ownArgo) add({ tool: 'argocd', why: `its ${ownArgo[1] === 'labels' ? 'label' : 'annotation'} ${ownArgo[2]}`, at: { resource, path: ownArgo } });
   const ownFlux = fluxMarker(resource);
   if (ownFlux) add({ tool: 'flux', why: `its ${ownFlux[1] === 'labels' ? 'label' : 'annotation'} ${ownFlux[2]}`, at: { resource, path: ownFlux } });
   const dir = dirOf(resource);
   const file = resource.origin?.file?.path ?? resource.file.path;
+  // Known from the environment: neighbours' markers and source paths would only guess at it (and may name another app).
+  if (applied) return [...tools.values()];
   for (const other of model.gitopsIndex().markers) {
     if (other.resource === resource) continue;
     if (other.dir === dir) {
@@ -289,6 +296,27 @@ export function managingTools(model: GitopsModel, resource: Resource): ToolEvide
   const helm = helmMarker(resource);
   if (helm && !tools.has('argocd')) add({ tool: 'helm', why: helm.why, at: { resource, path: helm.path } });
   return [...tools.values()];
+}
+
+/**
+ * The environment's word on what applies an object. An Argo CD Helm source is rendered with `helm template` and applied
+ * by Argo CD: no Helm release, so `helm.sh/resource-policy: keep` only counts as Argo CD's Delete=false. A Flux
+ * Kustomization deletes what leaves its source only with `prune: true`. A Flux HelmRelease's objects belong to a real
+ * Helm release that helm-controller uninstalls (honouring keep) when the HelmRelease goes.
+ */
+function appliedEvidence(applied: AppliedBy): ToolEvidence | undefined {
+  switch (applied.kind) {
+    case 'argocd-application':
+      return {
+        tool: 'argocd',
+        why: `Argo CD Application "${applied.name}" ${applied.helmChart ? 'renders it from its Helm chart and applies it itself (no Helm release)' : 'syncs it'}`,
+        at: { resource: applied.object, path: ['spec'] },
+      };
+    case 'flux-kustomization':
+      return applied.prune ? { tool: 'flux', why: `Flux Kustomization "${applied.name}" applies it with prune: true`, at: { resource: applied.object, path: ['spec', 'prune'] } } : undefined;
+    case 'flux-helmrelease':
+      return { tool: 'helm', why: `Flux HelmRelease "${applied.name}" installs it as a Helm release (helm-controller)`, at: { resource: applied.object, path: ['metadata', 'name'] } };
+  }
 }
 
 export interface Marker { tool: 'argocd' | 'flux'; resource: Resource; path: JsonPath; dir: string }

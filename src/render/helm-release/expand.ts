@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import { diagnostic } from '../../engine/diagnostic.js';
 import type { Limits } from '../../load/limits.js';
-import type { KindPlan } from '../../load/parse-resources.js';
+import { deriveResource, type KindPlan } from '../../load/parse-resources.js';
 import { mapPool } from '../pool.js';
 import type { SourceCache } from '../source-cache.js';
-import type { Finding, LocateAt, Located, Position, Resource, Severity } from '../../types.js';
+import type { AppliedBy, Finding, LocateAt, Located, Position, Resource, Severity } from '../../types.js';
 import type { ChartMapping } from './chart-reference.js';
 import { isExactVersion, type PullResult } from './chart-cache.js';
 import { localChartVersion } from './chart-version.js';
@@ -249,7 +249,10 @@ export async function expandHelmReleases(resources: readonly Resource[], context
       noteOnce(`schema:${chart.path}`, 'schema-skipped', `chart ${label}: its values schema references schemas that cannot be fetched, so it was rendered with --skip-schema-validation (values are not checked against the schema)`, chartAt(), 'Nothing to change in the repository; with network access helm fetches the referenced schemas and checks the values. Set install.disableSchemaValidation to skip the check on purpose.');
     }
     for (const message of rendered.parseErrors) note('output-parse', `HelmRelease ${namespace}/${release.name}: the output of chart ${label} does not parse: ${message}`);
-    const resources = standIn ? withoutUntemplated(rendered.resources, standIn.version, standIn.requested, standIn.renderedBy, (message) => note('bundled-untemplated', `HelmRelease ${namespace}/${release.name}: ${message}`)) : rendered.resources;
+    const kept = standIn ? withoutUntemplated(rendered.resources, standIn.version, standIn.requested, standIn.renderedBy, (message) => note('bundled-untemplated', `HelmRelease ${namespace}/${release.name}: ${message}`)) : rendered.resources;
+    // helm-controller installs them as a Helm release (renders may be shared: copies record the release).
+    const appliedBy: AppliedBy = { kind: 'flux-helmrelease', object: release, name: `${namespace}/${release.name}` };
+    const resources = kept.map((r) => deriveResource(r, { appliedBy }));
     return { resources, notes, once, missing: undefined, rendered: { release, label: `${namespace}/${release.name}`, releaseName, releaseNamespace, resources } };
   });
   for (const r of perRelease) {
