@@ -19,6 +19,38 @@ function pruneProtection(resource: Resource): string | undefined {
   return undefined;
 }
 
+/**
+ * Who deletes a claim that leaves Git, in words, from the tools that manage it as far as the base shows (the
+ * environment's Argo CD Application, Flux Kustomization or HelmRelease, else markers): `active` ends "…, it stays
+ * Terminating", `passive` follows "is". A Flux Kustomization with `prune: false` deletes nothing: `kept` says so.
+ */
+function deleterOf(baseModel: StorageModel, pvc: Resource): { active: string; passive: string } | { kept: string } {
+  const applied = pvc.appliedBy;
+  if (applied?.kind === 'flux-kustomization' && !applied.prune) return { kept: `Flux Kustomization "${applied.name}" (prune: false)` };
+  const tools = baseModel.deletionExposure(pvc).tools;
+  const active: string[] = [];
+  const passive: string[] = [];
+  for (const t of tools) {
+    if (t.tool === 'helm') {
+      active.push(`Helm deletes it on the upgrade (${t.why})`);
+      passive.push(`deleted by Helm on the upgrade (${t.why})`);
+    } else if (t.tool === 'argocd' && applied?.kind === 'argocd-application' && !applied.prune) {
+      // Without automated prune, Argo CD shows the claim as needing pruning and deletes it on a sync with pruning.
+      active.push(`Argo CD deletes it on the first sync with pruning (${t.why}; automated prune is off)`);
+      passive.push(`deleted by Argo CD on the first sync with pruning (${t.why}; automated prune is off)`);
+    } else {
+      const name = t.tool === 'argocd' ? 'Argo CD' : 'Flux';
+      active.push(`${name} prunes it (${t.why})`);
+      passive.push(`pruned by ${name} (${t.why})`);
+    }
+  }
+  if (active.length === 0) {
+    const what = 'what applies the repo prunes (a GitOps tool, kubectl apply --prune; the repo does not show which)';
+    return { active: `if ${what}, it deletes the claim`, passive: `deleted if ${what}` };
+  }
+  return { active: active.join(' and '), passive: passive.join(' and ') };
+}
+
 const claimNamePath = (volumePath: JsonPath): JsonPath => [...volumePath, 'persistentVolumeClaim', 'claimName'];
 
 /**
@@ -89,7 +121,10 @@ export default defineChangeRule({
     exceptions:
       'A removed claim that carries `helm.sh/resource-policy: keep`, `argocd.argoproj.io/sync-options: Prune=false` or ' +
       '`kustomize.toolkit.fluxcd.io/prune: disabled` at the base is not deleted by that tool: the finding is a warning ' +
-      '(it stays in the cluster, unmanaged). A new claim that is a clone or restore (`dataSource`/`dataSourceRef`) is a ' +
+      '(it stays in the cluster, unmanaged); so is a claim a Flux Kustomization with `prune: false` applies. The message names ' +
+      'what deletes the claim: the Argo CD Application or Flux Kustomization that applies it in the environment (Argo CD ' +
+      'without automated prune deletes it on the first sync with pruning), Helm for a chart\'s or a Flux HelmRelease\'s own ' +
+      'objects, else the tool its markers show; with none, whatever applies the repo, if it prunes. A new claim that is a clone or restore (`dataSource`/`dataSourceRef`) is a ' +
       'deliberate migration and is not reported. A removed StorageClass is a warning: existing volumes keep working. Objects ' +
       'moved to another environment are not followed: each environment is compared with itself at the base.',
     fix:
@@ -107,16 +142,16 @@ export default defineChangeRule({
       { title: 'Helm: Chart tips and tricks, "Tell Helm Not To Uninstall a Resource"', url: 'https://helm.sh/docs/howto/charts_tips_and_tricks/#tell-helm-not-to-uninstall-a-resource' },
     ],
     messages: {
-      claimRemoved: (d: { kind: string; workload: string; claim: string; namespace: string }) =>
-        `${d.kind} "${d.workload}" still mounts PersistentVolumeClaim "${d.claim}", which this change removes from namespace "${d.namespace}": GitOps prunes it ` +
-        '(Helm deletes it), it stays Terminating while pods use it, then its volume goes with it under reclaim policy Delete, and new pods stay Pending ' +
+      claimRemoved: (d: { kind: string; workload: string; claim: string; namespace: string; deleter: string }) =>
+        `${d.kind} "${d.workload}" still mounts PersistentVolumeClaim "${d.claim}", which this change removes from namespace "${d.namespace}": ${d.deleter}, ` +
+        'it stays Terminating while pods use it, then its volume goes with it under reclaim policy Delete, and new pods stay Pending ' +
         `('persistentvolumeclaim "${d.claim}" not found').`,
       claimRemovedProtected: (d: { kind: string; workload: string; claim: string; namespace: string; protection: string }) =>
         `${d.kind} "${d.workload}" still mounts PersistentVolumeClaim "${d.claim}", which this change removes from namespace "${d.namespace}"; ${d.protection} keeps it in the ` +
         'cluster, but nothing in Git manages it any more.',
-      claimReplaced: (d: { kind: string; workload: string; volume: string; from: string; to: string }) =>
+      claimReplaced: (d: { kind: string; workload: string; volume: string; from: string; to: string; deleted: string }) =>
         `${d.kind} "${d.workload}": volume "${d.volume}" now mounts PersistentVolumeClaim "${d.to}" instead of "${d.from}", which this change removes: the pods start on ` +
-        `a new, empty volume, and "${d.from}" with the data is pruned (its volume deleted under reclaim policy Delete).`,
+        `a new, empty volume, and "${d.from}" with the data is ${d.deleted}, its volume deleted under reclaim policy Delete.`,
       claimReplacedProtected: (d: { kind: string; workload: string; volume: string; from: string; to: string; protection: string }) =>
         `${d.kind} "${d.workload}": volume "${d.volume}" now mounts PersistentVolumeClaim "${d.to}" instead of "${d.from}", which this change removes: the pods start on ` +
         `a new, empty volume; ${d.protection} keeps "${d.from}" with the data in the cluster, unmanaged.`,
@@ -211,14 +246,15 @@ spec:
       const namespace = key.slice(0, key.indexOf('/'));
       for (const use of model.usesOfClaim(namespace, pvc.name)) {
         stillMounted.add(key);
-        const protection = pruneProtection(pvc);
+        const deleter = deleterOf(baseModel, pvc);
+        const protection = pruneProtection(pvc) ?? ('kept' in deleter ? deleter.kept : undefined);
         const data = { kind: use.template.kind, workload: use.template.workload.name, claim: pvc.name, namespace };
         report({
           resource: use.template.workload,
           path: claimNamePath(use.volume.path),
           ...(protection
             ? { messageId: 'claimRemovedProtected' as const, severity: 'warning' as const, data: { ...data, protection } }
-            : { messageId: 'claimRemoved' as const, data }),
+            : { messageId: 'claimRemoved' as const, data: { ...data, deleter: 'active' in deleter ? deleter.active : '' } }),
           related: removedRelated(pvc),
         });
       }
@@ -243,14 +279,15 @@ spec:
           const spec = replacement.value.resource.object?.spec ?? {};
           if (spec.dataSource != null || spec.dataSourceRef != null) continue;
         }
-        const protection = pruneProtection(pvc);
+        const deleter = deleterOf(baseModel, pvc);
+        const protection = pruneProtection(pvc) ?? ('kept' in deleter ? deleter.kept : undefined);
         const data = { kind: headTemplate.kind, workload: workload.name, volume: volume.name, from: volume.claimName, to: now.claimName };
         report({
           resource: workload,
           path: claimNamePath(now.path),
           ...(protection
             ? { messageId: 'claimReplacedProtected' as const, severity: 'warning' as const, data: { ...data, protection } }
-            : { messageId: 'claimReplaced' as const, data }),
+            : { messageId: 'claimReplaced' as const, data: { ...data, deleted: 'passive' in deleter ? deleter.passive : '' } }),
           related: removedRelated(pvc),
         });
       }

@@ -87,6 +87,36 @@ changeRuleTester(rule, {
       errors: [{ messageId: 'claimRemoved', severity: 'error', line: lineOf(headMounting, 'claimName'), messageIncludes: ['"uploads"', 'namespace "app"'], related: ['base.yaml:4'] }],
     },
     {
+      name: 'claim removed while mounted, no managing tool in sight: pruning is conditional, no tool is named',
+      base: claim('uploads') + deployment('uploads'),
+      head: headMounting,
+      errors: [{ messageId: 'claimRemoved', messageIncludes: ['if what applies the repo prunes (a GitOps tool, kubectl apply --prune; the repo does not show which), it deletes the claim'] }],
+    },
+    {
+      name: 'claim removed while mounted, Flux manages it: Flux prunes it (Helm is not named)',
+      base: claim('uploads', '', '  labels: {kustomize.toolkit.fluxcd.io/name: apps}\n') + deployment('uploads'),
+      head: headMounting,
+      errors: [{ messageId: 'claimRemoved', messageIncludes: ['"app": Flux prunes it (its label kustomize.toolkit.fluxcd.io/name), it stays Terminating'] }],
+    },
+    {
+      name: 'claim removed while mounted, Argo CD manages it: Argo CD prunes it',
+      base: claim('uploads', '', '  annotations: {argocd.argoproj.io/sync-wave: "1"}\n') + deployment('uploads'),
+      head: headMounting,
+      errors: [{ messageId: 'claimRemoved', messageIncludes: ['Argo CD prunes it (its annotation argocd.argoproj.io/sync-wave)'] }],
+    },
+    {
+      name: 'claim removed while mounted, a chart\'s claim: Helm deletes it on the upgrade',
+      base: claim('uploads', '', '  labels: {app.kubernetes.io/managed-by: Helm}\n') + deployment('uploads'),
+      head: headMounting,
+      errors: [{ messageId: 'claimRemoved', messageIncludes: ['Helm deletes it on the upgrade (label app.kubernetes.io/managed-by: Helm)'] }],
+    },
+    {
+      name: 'claim replaced, Flux manages the old one: it is pruned by Flux',
+      base: claim('uploads', '', '  labels: {kustomize.toolkit.fluxcd.io/name: apps}\n') + deployment('uploads'),
+      head: headSwapped,
+      errors: [{ messageId: 'claimReplaced', messageIncludes: ['"uploads" with the data is pruned by Flux (its label kustomize.toolkit.fluxcd.io/name)'] }],
+    },
+    {
       name: 'claim removed while mounted, but protected from prune',
       base: claim('uploads', '', "  annotations: {helm.sh/resource-policy: keep}\n") + deployment('uploads'),
       head: headMounting,
