@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lintWithBase } from '../../src/review/review.js';
+import { FLUX_SYSTEM, fluxKustomization } from '../helpers/flux-manifests.js';
 import { requires } from '../helpers/requires.js';
 import { HAS_KUSTOMIZE } from '../render/helpers.js';
 import { TempRepo } from './helpers.js';
@@ -10,18 +11,6 @@ import { TempRepo } from './helpers.js';
 const test = suite('storage-removed-in-use: claims of Flux Kustomizations');
 const it = requires(test, HAS_KUSTOMIZE, 'storage-removed-in-use in a Flux cluster', 'neither kustomize nor kubectl is on PATH, so the cluster cannot be built', 'install kubectl (its kustomize) or kustomize');
 
-const kustomization = (name: string, dir: string, prune: boolean) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-  interval: 10m
-  path: ./${dir}
-  prune: ${prune}
-  sourceRef: {kind: GitRepository, name: flux-system}
----
-`;
 const claim = (name: string) => `apiVersion: v1
 kind: PersistentVolumeClaim
 metadata: {name: ${name}, namespace: shop}
@@ -43,16 +32,8 @@ spec:
 
 it('a removed claim names the Kustomization that prunes it, or the one whose prune: false keeps it', async () => {
   const repo = new TempRepo().write({
-    'clusters/prod/flux-system.yaml': `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata: {name: flux-system, namespace: flux-system}
-spec:
-  interval: 1m
-  url: ssh://git@github.com/example/fleet
-  ref: {branch: main}
----
-${kustomization('flux-system', 'clusters/prod', true)}`,
-    'clusters/prod/apps.yaml': kustomization('apps', 'apps', true) + kustomization('archive', 'archive', false),
+    'clusters/prod/flux-system.yaml': FLUX_SYSTEM,
+    'clusters/prod/apps.yaml': fluxKustomization('apps', 'apps', true) + fluxKustomization('archive', 'archive', false),
     'apps/pvc.yaml': claim('uploads'),
     'apps/deploy.yaml': deployment('uploads'),
     'archive/pvc.yaml': claim('records'),

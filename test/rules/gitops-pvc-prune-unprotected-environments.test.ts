@@ -8,6 +8,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lint, type LintResult } from '../../src/lint.js';
+import { FLUX_SYSTEM, fluxKustomization } from '../helpers/flux-manifests.js';
 import { REAL_HELM, requiresHelm } from '../helpers/real-helm.js';
 import { requires } from '../helpers/requires.js';
 import { HAS_KUSTOMIZE } from '../render/helpers.js';
@@ -104,18 +105,6 @@ let fluxDir: string;
 let fluxResult: LintResult;
 flux.before(async () => {
   if (!REAL_HELM || !HAS_KUSTOMIZE) return;
-  const kustomization = (name: string, dir: string, prune: boolean) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-  interval: 10m
-  path: ./${dir}
-  prune: ${prune}
-  sourceRef: {kind: GitRepository, name: flux-system}
----
-`;
   const claim = (name: string) => `apiVersion: v1
 kind: PersistentVolumeClaim
 metadata:
@@ -126,18 +115,8 @@ spec:
   resources: {requests: {storage: 1Gi}}
 `;
   fluxDir = writeTree({
-    'clusters/prod/flux-system.yaml': `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 1m
-  url: ssh://git@github.com/example/fleet
-  ref: {branch: main}
----
-${kustomization('flux-system', 'clusters/prod', true)}`,
-    'clusters/prod/apps.yaml': kustomization('apps', 'apps', true) + kustomization('archive', 'archive', false),
+    'clusters/prod/flux-system.yaml': FLUX_SYSTEM,
+    'clusters/prod/apps.yaml': fluxKustomization('apps', 'apps', true) + fluxKustomization('archive', 'archive', false),
     'apps/claim.yaml': claim('uploads'),
     'apps/shop.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
 kind: HelmRelease
