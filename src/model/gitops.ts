@@ -377,7 +377,13 @@ export function deletionExposure(model: GitopsModel, resource: Resource): { tool
   for (const evidence of tools) {
     switch (evidence.tool) {
       case 'helm':
-        if (!protection.helmKeep) exposures.push({ tool: 'helm', evidence, operation: '`helm uninstall` (or an upgrade that no longer renders it)', protect: `${HELM_RESOURCE_POLICY}: keep` });
+        if (!protection.helmKeep) {
+          // helm-controller runs the uninstall when the HelmRelease goes (deleted, or pruned by its Kustomization).
+          const operation = resource.appliedBy?.kind === 'flux-helmrelease'
+            ? 'the Helm uninstall helm-controller runs when the HelmRelease is deleted (or an upgrade that no longer renders it)'
+            : '`helm uninstall` (or an upgrade that no longer renders it)';
+          exposures.push({ tool: 'helm', evidence, operation, protect: `${HELM_RESOURCE_POLICY}: keep` });
+        }
         break;
       case 'argocd':
         if (!protection.argoPrune) exposures.push({ tool: 'argocd', evidence, operation: 'Argo CD pruning when it disappears from Git', protect: `${ARGO_SYNC_OPTIONS}: Prune=false` });

@@ -160,6 +160,7 @@ fluxIt('a claim a pruning Kustomization applies: Flux, named by its Kustomizatio
 fluxIt('a HelmRelease\'s claim belongs to a real Helm release: helm uninstall and keep, not Flux\'s prune label', () => {
   const message = messageFor(fluxResult, 'shop-data');
   assert.ok(message?.includes('managed by Helm (Flux HelmRelease "default/shop" installs it as a Helm release (helm-controller))'), message);
+  assert.ok(message?.includes('the Helm uninstall helm-controller runs when the HelmRelease is deleted'), message);
   assert.ok(message?.includes('add helm.sh/resource-policy: keep'), message);
   assert.not.ok(message?.includes('kustomize.toolkit.fluxcd.io/prune'), message);
 });
