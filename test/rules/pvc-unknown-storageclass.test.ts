@@ -31,6 +31,13 @@ data:
     provisioner: driver.longhorn.io
 `;
 
+const claimOf = (name: string, storageClass: string) => `---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: ${name}, namespace: apps}
+spec: {storageClassName: ${storageClass}, accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`;
+
 ruleTester(rule, {
   valid: [
     { name: 'the class is in the repo', code: sc + pvc('fast-ssd') },
@@ -67,6 +74,35 @@ ruleTester(rule, {
       code: sc + pvc('ceph-blok'),
       model: { wholeCluster: true },
       errors: [{ messageId: 'unknown', severity: 'warning' }],
+    },
+    {
+      name: 'a typo of a class the configuration declares gets a suggestion',
+      code: pvc('managed-premum'),
+      model: { cluster: { storageClasses: [{ name: 'managed-premium', provisioner: 'disk.csi.azure.com' }] } },
+      errors: [{ messageId: 'unknown', messageIncludes: ['did you mean "managed-premium"?'] }],
+    },
+    {
+      name: 'a typo of the class the other claims use gets a suggestion (the class itself is not in the repo)',
+      code: claimOf('sonarr', 'ceph-block') + claimOf('radarr', 'ceph-block') + claimOf('plex', 'ceph-block') + claimOf('bazarr', 'ceph-blok'),
+      errors: [
+        { messageId: 'unknown', messageIncludes: ['"sonarr"', 'StorageClass "ceph-block"'] },
+        { messageId: 'unknown', messageIncludes: ['"radarr"'] },
+        { messageId: 'unknown', messageIncludes: ['"plex"'] },
+        { messageId: 'unknown', messageIncludes: ['"bazarr"', 'StorageClass "ceph-blok"', 'did you mean "ceph-block"?'] },
+      ],
+    },
+    {
+      name: 'two claims with two near class names: neither is offered as the other\'s fix',
+      code: claimOf('sonarr', 'nfs-media') + claimOf('radarr', 'nfs-medias'),
+      errors: [
+        { messageId: 'unknown', messageIncludes: ['StorageClass "nfs-media", which is not in the repo;'] },
+        { messageId: 'unknown', messageIncludes: ['StorageClass "nfs-medias", which is not in the repo;'] },
+      ],
+    },
+    {
+      name: 'a class differing from the repo\'s only in digits is not called a typo',
+      code: sc.replace('fast-ssd', 'gp2') + pvc('gp3'),
+      errors: [{ messageId: 'unknown', messageIncludes: ['StorageClass "gp3", which is not in the repo;'] }],
     },
     {
       name: 'a typo gets a suggestion',
