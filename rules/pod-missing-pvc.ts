@@ -8,7 +8,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R21',
     severity: 'note',
-    severities: ['error'],
+    severities: ['error', 'warning'],
     kinds: ['Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A pod template mounts a PersistentVolumeClaim that does not exist in its namespace.',
     why:
@@ -28,7 +28,8 @@ export default defineRule({
       'destination, a Flux targetNamespace), which may be the pod\'s — and so is a workload written without a namespace ' +
       'whose claim the repo has in some namespace. Generic ephemeral volumes create their own claims and are never reported, nor is a StatefulSet pod volume ' +
       'that shares its name with a claim template (the controller replaces it with the template\'s claim). ' +
-      'When a claim of the namespace that no pod mounts has a name one slip away (`sonar` / `sonarr`), the message suggests it.',
+      'When a claim of the namespace that no pod mounts has a name one slip away (`sonar` / `sonarr`; never names differing ' +
+      'only in digits), the message suggests it and the finding is a warning: the mount is most likely a typo.',
     fix:
       'Create the PVC in the pod\'s namespace (or move the workload next to it). For per-replica storage use a StatefulSet ' +
       'with volumeClaimTemplates or a generic ephemeral volume.',
@@ -178,7 +179,8 @@ spec:
           resource: template.workload,
           path,
           messageId: 'missing',
-          severity: lookup.status === 'missing' ? 'error' : 'note',
+          // A claim of the namespace one slip away that nothing mounts: most likely the one meant.
+          severity: lookup.status === 'missing' ? 'error' : suggestion !== undefined ? 'warning' : 'note',
           data: { ...base, complete: lookup.status === 'missing', suggestion: suggestion ?? '' },
           ...(near ? { related: [{ resource: near, path: ['metadata', 'name'], message: `PersistentVolumeClaim "${near.name}", which nothing mounts` }] } : {}),
         });

@@ -57,7 +57,8 @@ export default defineRule({
       'the scope. A note, since the cluster may provide the class (cloud defaults, classes installed by charts); an ' +
       'error when the bundle is declared complete; a warning in a GitOps cluster pvlint rendered whole (no HelmRelease ' +
       'or chart left unrendered) that defines StorageClasses of its own, unless the class is one a platform creates itself ' +
-      '(EKS gp2, GKE standard-rwo, AKS managed-csi, k3s local-path, kind/minikube standard, …). The message suggests a class ' +
+      '(EKS gp2, GKE standard-rwo, AKS managed-csi, k3s local-path, kind/minikube standard, …); a warning too when the name is ' +
+      'a likely typo, with a suggestion as below. The message suggests a class ' +
       'one slip away (one edit in a name of 4–7 characters, two from 8; never one differing only in digits, like gp2 / gp3): ' +
       'a class of the repo, of the configuration (`cluster.storageClasses`) or of its PersistentVolumes, else a class ' +
       'name that more claims of the repo use (at least two).',
@@ -149,17 +150,20 @@ spec:
       if (lookup.status === 'found') continue;
       // A class used only to match pre-created PVs (no StorageClass object needed) is static binding.
       if (volumeClasses.has(own.name) || shippedInConfigMaps.has(own.name)) continue;
+      const suggestion = suggestionFor(own.name);
       report({
         resource: claim.resource,
         path: claimPath(claim, ...(own.via === 'annotation' ? ['metadata', 'annotations', 'volume.beta.kubernetes.io/storage-class'] : ['spec', 'storageClassName'])),
         messageId: 'unknown',
-        // A whole GitOps cluster that defines its own classes: a class none of them is, is likely a typo.
-        severity: lookup.status === 'missing' ? 'error' : model.wholeCluster && classNames.length > 0 && !PLATFORM_CLASSES.has(own.name) ? 'warning' : 'note',
+        // A whole GitOps cluster that defines its own classes: a class none of them is, is likely a typo; so is one a
+        // slip away from a class the environment knows or the other claims use.
+        severity: lookup.status === 'missing' ? 'error'
+          : !PLATFORM_CLASSES.has(own.name) && (suggestion !== undefined || (model.wholeCluster && classNames.length > 0)) ? 'warning' : 'note',
         data: {
           claim: claim.label + (claim.origin === 'pvc' ? ` in namespace "${claim.namespace}"` : ''),
           storageClass: own.name,
           complete: lookup.status === 'missing',
-          suggestion: suggestionFor(own.name) ?? '',
+          suggestion: suggestion ?? '',
         },
       });
     }

@@ -129,8 +129,7 @@ export default defineRule({
       'are not judged. The snapshot restore size is only known in the cluster and is not checked.',
     fix:
       'Set `deletionPolicy: Retain` (keep the storage snapshot when the API objects go) or `Delete` deliberately; keep one default ' +
-      'class per driver; snapshot and clone within one CSI driver, with the same volumeMode, and request at least the source\'s size; ' +
-      'name in `dataSourceRef` the very object (kind, API group, namespace, name) that the repo creates to fill the claim.',
+      'class per driver; snapshot and clone within one CSI driver, with the same volumeMode, and request at least the source\'s size.',
     reportsAt: 'The class\'s `deletionPolicy` (or the class, where it is missing), the VolumeSnapshot\'s `volumeSnapshotClassName`, the clone\'s mismatching field, or the `name` of a data source that is not there.',
     references: [
       { title: 'aws-efs-csi-driver pkg/driver/controller.go (controllerCaps: CREATE_DELETE_VOLUME only; CreateSnapshot Unimplemented)', url: 'https://github.com/kubernetes-sigs/aws-efs-csi-driver/blob/59aa7ff8806dcd644acf92a6510eec92189fbe21/pkg/driver/controller.go' },

@@ -115,7 +115,7 @@ spec:
     {
       name: 'a misspelt claim gets the unmounted claim of a similar name as a suggestion',
       code: deployment('media', 'sonar') + pvc('media', 'sonarr') + pvc('media', 'radarr'),
-      errors: [{ messageId: 'missing', severity: 'note', messageIncludes: ['"sonar"', 'did you mean "sonarr"? nothing mounts that claim'] }],
+      errors: [{ messageId: 'missing', severity: 'warning', messageIncludes: ['"sonar"', 'did you mean "sonarr"? nothing mounts that claim'] }],
     },
     {
       name: 'a similar claim that another workload mounts is not suggested',
