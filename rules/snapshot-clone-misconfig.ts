@@ -123,7 +123,8 @@ export default defineRule({
       'snapshot with a name one slip away (the message says which: "did you mean"); a note otherwise, since the object may ' +
       'be created outside the repo.',
     exceptions:
-      'Objects the repo does not hold (the source claim, the snapshot, the classes) are not guessed at; cross-namespace data ' +
+      'The size, mode and driver checks need the source claim, the snapshot and the classes in the repo and are skipped without ' +
+      'them (their absence is only the note above); cross-namespace data ' +
       'sources (`dataSourceRef.namespace`) are only checked for existence, and populators of other kinds are not checked. Names that are ' +
       'still placeholders (`${APP}`), and sources of a kind of which the repo holds an object whose name is a placeholder, ' +
       'are not judged. The snapshot restore size is only known in the cluster and is not checked.',
