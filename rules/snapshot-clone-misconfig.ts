@@ -124,7 +124,7 @@ export default defineRule({
       'be created outside the repo.',
     exceptions:
       'The size, mode and driver checks need the source claim, the snapshot and the classes in the repo and are skipped without ' +
-      'them (their absence is only the note above); cross-namespace data ' +
+      'them (the absent source itself is reported as above); cross-namespace data ' +
       'sources (`dataSourceRef.namespace`) are only checked for existence, and populators of other kinds are not checked. Names that are ' +
       'still placeholders (`${APP}`), and sources of a kind of which the repo holds an object whose name is a placeholder, ' +
       'are not judged. The snapshot restore size is only known in the cluster and is not checked.',
