@@ -39,6 +39,60 @@ function claimNameProblem(name: unknown): string | undefined {
   return /[A-Z]/.test(name) && DNS_SUBDOMAIN.test(name.toLowerCase()) ? 'has a name with uppercase letters' : 'has a name that is not a DNS subdomain';
 }
 
+/** API groups of data-source kinds, for the hint when `apiGroup` is left out. */
+const DATA_SOURCE_GROUPS: Readonly<Record<string, string>> = {
+  VolumeSnapshot: 'snapshot.storage.k8s.io',
+  ReplicationDestination: 'volsync.backube',
+  VolumeImportSource: 'cdi.kubevirt.io',
+  VolumeUploadSource: 'cdi.kubevirt.io',
+  VolumeCloneSource: 'cdi.kubevirt.io',
+};
+
+/** What claim validation (validateDataSource, ValidatePersistentVolumeClaimSpec) rejects in a data source, and where. */
+function dataSourceProblems(spec: Record<string, any>): { path: JsonPath; reason: string }[] {
+  const problems: { path: JsonPath; reason: string }[] = [];
+  const refs: Record<string, Record<string, any>> = {};
+  for (const field of ['dataSource', 'dataSourceRef'] as const) {
+    const ref = spec[field];
+    if (!isObject(ref)) continue;
+    refs[field] = ref;
+    const { kind, apiGroup } = ref;
+    if (typeof kind !== 'string' || kind === '' || isPlaceholder(kind) || isPlaceholder(apiGroup)) continue;
+    if ((apiGroup == null || apiGroup === '') && kind !== 'PersistentVolumeClaim') {
+      const group = DATA_SOURCE_GROUPS[kind];
+      problems.push({
+        path: [field, 'kind'],
+        reason: `${field} names kind "${kind}" without an apiGroup, which only PersistentVolumeClaim may do ("must be ` +
+          `'PersistentVolumeClaim' when referencing the default apiGroup")${group ? `; set apiGroup: ${group}` : ''}`,
+      });
+    } else if (typeof apiGroup === 'string' && apiGroup !== '' && !DNS_SUBDOMAIN.test(apiGroup)) {
+      const slash = apiGroup.indexOf('/');
+      problems.push({
+        path: [field, 'apiGroup'],
+        reason: `${field}.apiGroup "${apiGroup}" is not a DNS subdomain` +
+          `${slash > 0 ? ` (an API group carries no version: apiGroup: ${apiGroup.slice(0, slash)})` : ''}`,
+      });
+    }
+  }
+  const { dataSource, dataSourceRef } = refs;
+  if (dataSource && dataSourceRef) {
+    if (typeof dataSourceRef.namespace === 'string' && dataSourceRef.namespace !== '') {
+      problems.push({ path: ['dataSource'], reason: 'dataSource is set beside a dataSourceRef with a namespace ("may not be specified when dataSourceRef.namespace is specified")' });
+    } else {
+      const group = (ref: Record<string, any>) => (ref.apiGroup == null ? '' : ref.apiGroup);
+      const differs = (['kind', 'name'] as const).some((key) => dataSource[key] !== dataSourceRef[key]) || group(dataSource) !== group(dataSourceRef);
+      const values = [dataSource.kind, dataSource.name, dataSource.apiGroup, dataSourceRef.kind, dataSourceRef.name, dataSourceRef.apiGroup];
+      if (differs && !values.some(isPlaceholder)) {
+        problems.push({
+          path: ['dataSource'],
+          reason: `dataSource (${dataSource.kind} "${dataSource.name}") and dataSourceRef (${dataSourceRef.kind} "${dataSourceRef.name}") differ ("must match dataSourceRef"); keep only dataSourceRef`,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
 function firstUseOf(template: PodTemplate, name: string) {
   const use = template.uses.find((u) => u.volumeName === name);
   return use ? [{ resource: template.workload, path: [...use.path, 'name'], message: `mounted by ${containerLabel(use)}` }] : [];
@@ -49,7 +103,7 @@ export default defineRule({
   meta: {
     severity: 'error',
     kinds: ['PersistentVolumeClaim', ...WORKLOAD_KINDS],
-    summary: 'A PVC or claim template without access modes or without a storage request (or with an invalid one), or a PVC with an invalid name.',
+    summary: 'A PVC or claim template without access modes or without a storage request (or with an invalid one), with an invalid data source, or a PVC with an invalid name.',
     why:
       'Claim validation (`ValidatePersistentVolumeClaimSpec`) requires `spec.accessModes` ("at least 1 access mode is ' +
       'required"), each mode one of ReadWriteOnce, ReadOnlyMany, ReadWriteMany, ReadWriteOncePod (and ReadWriteOncePod alone), ' +
@@ -68,7 +122,10 @@ export default defineRule({
       'mode the API does not know, combines ReadWriteOncePod with another mode, lacks `resources.requests.storage`, or has a ' +
       'storage request that is not a quantity or not greater than zero; a PersistentVolumeClaim whose `metadata.name` is ' +
       'not a DNS subdomain (uppercase letters, `_`, a leading or trailing `-`, over 253 characters), which object-meta ' +
-      'validation rejects. Placeholders (`${VAR}`, `{{ … }}`, `@VAR@`) are not values and are not judged.',
+      'validation rejects; a `dataSource` / `dataSourceRef` that names a kind other than PersistentVolumeClaim without ' +
+      '`apiGroup`, or whose `apiGroup` is not a DNS subdomain (`volsync.backube/v1alpha1`: a version written into it), or a ' +
+      '`dataSource` that differs from the `dataSourceRef` beside it (or stands beside one with a `namespace`). ' +
+      'Placeholders (`${VAR}`, `{{ … }}`, `@VAR@`) are not values and are not judged.',
     exceptions:
       'A PVC document that has a twin in the same scope (same namespace and name) which sets the missing field is taken ' +
       'for a Kustomize patch of that claim and not reported. A generic ephemeral volume without `spec` at all is reported ' +
@@ -76,7 +133,7 @@ export default defineRule({
     fix:
       'Set `accessModes` (usually `[ReadWriteOnce]`) and `resources.requests.storage` (for example `10Gi`) in the claim\'s ' +
       '`spec`, also when the claim is cloned or pre-bound to a PV (use the source\'s or the PV\'s size).',
-    reportsAt: 'The missing or invalid field (`spec.accessModes`, `spec.resources.requests.storage`, `metadata.name`), or the closest existing parent when it is absent; related: a container that mounts the claim.',
+    reportsAt: 'The missing or invalid field (`spec.accessModes`, `spec.resources.requests.storage`, `metadata.name`, the data source\'s `kind` or `apiGroup`, `spec.dataSource`), or the closest existing parent when it is absent; related: a container that mounts the claim.',
     references: [
       { title: 'Kubernetes API validation: ValidatePersistentVolumeClaimSpec', url: 'https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go' },
       { title: 'kubernetes/kubernetes issue #132211: StatefulSet volumeClaimTemplates not validated when creating', url: 'https://github.com/kubernetes/kubernetes/issues/132211' },
@@ -98,6 +155,8 @@ export default defineRule({
         `${d.target} ${d.reason}: a claim's name must be a DNS subdomain (lowercase letters, digits, '-' and '.', starting ` +
         `and ending with a letter or digit, at most 253 characters), so the API server rejects it at apply and every pod ` +
         `that mounts it stays Pending with 'persistentvolumeclaim not found'.`,
+      badDataSource: (d: { target: string; reason: string; when: string }) =>
+        `${d.target}: ${d.reason}. Claim validation fails: ${d.when}.`,
       badStorage: (d: { target: string; value: string; reason: string; when: string }) =>
         `${d.target} requests storage ${JSON.stringify(d.value)}, which ${d.reason}, and ${d.when}.`,
     },
@@ -205,6 +264,14 @@ spec:
         } else if (strings.includes('ReadWriteOncePod') && strings.some((mode) => mode !== 'ReadWriteOncePod' && !isPlaceholder(mode))) {
           report({ resource: target.resource, path: [...target.specPath, 'accessModes'], messageId: 'mixedRwop', data: base, related: target.related });
         }
+      }
+      for (const problem of dataSourceProblems(spec)) {
+        report({
+          resource: target.resource, path: [...target.specPath, ...problem.path], messageId: 'badDataSource',
+          data: { ...base, reason: problem.reason }, related: target.related,
+          fix: 'Write the data source as `{apiGroup: <API group, no version>, kind: <Kind>, name: <object>}` (only a ' +
+            'PersistentVolumeClaim takes no apiGroup), and set dataSourceRef alone: the API server fills in dataSource from it.',
+        });
       }
       const storage = getPath(spec, ['resources', 'requests', 'storage']);
       if (storage == null || storage === '') {

@@ -1,5 +1,6 @@
 // R21: a pod template mounts a claim that does not exist in its namespace.
 import { defineRule } from '../src/define-rule.js';
+import { likelyMeant } from '../src/model/name-suggestions.js';
 import { isShadowedByClaimTemplate } from '../src/model/pod-templates.js';
 
 export default defineRule({
@@ -7,7 +8,7 @@ export default defineRule({
   meta: {
     catalogueId: 'R21',
     severity: 'note',
-    severities: ['error'],
+    severities: ['error', 'warning'],
     kinds: ['Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Rollout'],
     summary: 'A pod template mounts a PersistentVolumeClaim that does not exist in its namespace.',
     why:
@@ -26,7 +27,9 @@ export default defineRule({
       '`metadata.namespace` is a note, since it lands in whatever namespace it is applied to (`kubectl apply -n`, an Argo CD ' +
       'destination, a Flux targetNamespace), which may be the pod\'s — and so is a workload written without a namespace ' +
       'whose claim the repo has in some namespace. Generic ephemeral volumes create their own claims and are never reported, nor is a StatefulSet pod volume ' +
-      'that shares its name with a claim template (the controller replaces it with the template\'s claim).',
+      'that shares its name with a claim template (the controller replaces it with the template\'s claim). ' +
+      'When a claim of the namespace that no pod mounts has a name one slip away (`sonar` / `sonarr`; never names differing ' +
+      'only in digits), the message suggests it and the finding is a warning: the mount is most likely a typo.',
     fix:
       'Create the PVC in the pod\'s namespace (or move the workload next to it). For per-replica storage use a StatefulSet ' +
       'with volumeClaimTemplates or a generic ephemeral volume.',
@@ -37,8 +40,9 @@ export default defineRule({
       { title: 'kube-scheduler VolumeBinding plugin (persistentvolumeclaim not found)', url: 'https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/framework/plugins/volumebinding/volume_binding.go' },
     ],
     messages: {
-      missing: (d: { kind: string; workload: string; claim: string; namespace: string; complete: boolean }) =>
-        `${d.kind} "${d.workload}" mounts PersistentVolumeClaim "${d.claim}", which ${d.complete ? 'does not exist' : 'is not in the repo'} in namespace "${d.namespace}"; ` +
+      missing: (d: { kind: string; workload: string; claim: string; namespace: string; complete: boolean; suggestion: string }) =>
+        `${d.kind} "${d.workload}" mounts PersistentVolumeClaim "${d.claim}", which ${d.complete ? 'does not exist' : 'is not in the repo'} in namespace "${d.namespace}"` +
+        `${d.suggestion ? ` (did you mean "${d.suggestion}"? nothing mounts that claim)` : ''}; ` +
         `pods stay Pending with 'persistentvolumeclaim "${d.claim}" not found'${d.complete ? '' : ' unless it exists in the cluster'}.`,
       removedByPatch: (d: { kind: string; workload: string; claim: string; namespace: string }) =>
         `${d.kind} "${d.workload}" mounts PersistentVolumeClaim "${d.claim}", which this environment's kustomization deletes ` +
@@ -105,6 +109,18 @@ spec:
     },
   },
   check({ model, report }) {
+    /** The PVCs of a namespace that no pod template mounts: what a misspelt claimName most likely meant. */
+    const unmountedByNamespace = new Map<string, string[]>();
+    const unmountedClaims = (namespace: string): string[] => {
+      let names = unmountedByNamespace.get(namespace);
+      if (!names) {
+        names = [...new Set(model.claimsOf()
+          .filter((pvc) => (model.namespaceOf(pvc) ?? model.defaultNamespace) === namespace && model.usesOfClaim(namespace, pvc.name).length === 0)
+          .map((pvc) => pvc.name))];
+        unmountedByNamespace.set(namespace, names);
+      }
+      return names;
+    };
     for (const template of model.templates) {
       const namespace = model.namespaceOf(template.workload) ?? model.defaultNamespace;
       for (const volume of template.volumes) {
@@ -157,12 +173,16 @@ spec:
           });
           continue;
         }
+        const suggestion = likelyMeant(volume.claimName, unmountedClaims(namespace));
+        const near = suggestion === undefined ? undefined : model.claimDefinitions(namespace, suggestion)[0];
         report({
           resource: template.workload,
           path,
           messageId: 'missing',
-          severity: lookup.status === 'missing' ? 'error' : 'note',
-          data: { ...base, complete: lookup.status === 'missing' },
+          // A claim of the namespace one slip away that nothing mounts: most likely the one meant.
+          severity: lookup.status === 'missing' ? 'error' : suggestion !== undefined ? 'warning' : 'note',
+          data: { ...base, complete: lookup.status === 'missing', suggestion: suggestion ?? '' },
+          ...(near ? { related: [{ resource: near, path: ['metadata', 'name'], message: `PersistentVolumeClaim "${near.name}", which nothing mounts` }] } : {}),
         });
       }
     }

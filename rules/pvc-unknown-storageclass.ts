@@ -1,7 +1,7 @@
 // R13: a claim names a StorageClass the repo does not define.
 import { defineRule } from '../src/define-rule.js';
 import { claimPath, isPlaceholder } from '../src/model/claim-objects.js';
-import { closestName } from '../src/model/wiring.js';
+import { likelyMeant } from '../src/model/name-suggestions.js';
 import type { StorageModel } from '../src/model/storage-model.js';
 import { parseAllDocuments } from 'yaml';
 
@@ -57,8 +57,11 @@ export default defineRule({
       'the scope. A note, since the cluster may provide the class (cloud defaults, classes installed by charts); an ' +
       'error when the bundle is declared complete; a warning in a GitOps cluster pvlint rendered whole (no HelmRelease ' +
       'or chart left unrendered) that defines StorageClasses of its own, unless the class is one a platform creates itself ' +
-      '(EKS gp2, GKE standard-rwo, AKS managed-csi, k3s local-path, kind/minikube standard, …). The message suggests a class ' +
-      'of the repo with a similar name.',
+      '(EKS gp2, GKE standard-rwo, AKS managed-csi, k3s local-path, kind/minikube standard, …); a warning too when the name is ' +
+      'a likely typo, with a suggestion as below. The message suggests a class ' +
+      'one slip away (one edit in a name of 4–7 characters, two from 8; never one differing only in digits, like gp2 / gp3): ' +
+      'a class of the repo, of the configuration (`cluster.storageClasses`) or of its PersistentVolumes, else a class ' +
+      'name that more claims of the repo use (at least two).',
     exceptions:
       '`storageClassName: ""` (no class) and claims without a class are not this rule\'s (see pvc-classless-without-default); ' +
       'nor are class names that are still placeholders (Flux `${VAR}` substitutions). ' +
@@ -120,6 +123,26 @@ spec:
     const classNames = [...new Set(model.ofKind('StorageClass').map((c) => c.name))];
     const volumeClasses = new Set(model.ofKind('PersistentVolume').map((pv) => model.classOfVolume(pv.object)));
     const shippedInConfigMaps = classesInConfigMaps(model);
+    // Every class the environment is known to have: the repo's, the configuration's, those PVs and ConfigMaps name.
+    const knownClasses = [...new Set([
+      ...classNames, ...model.declaredClasses().map((c) => c.name), ...volumeClasses, ...shippedInConfigMaps,
+    ])].filter((name): name is string => typeof name === 'string' && name !== '' && !isPlaceholder(name));
+    const claimsPerClass = new Map<string, number>();
+    for (const claim of model.claimObjects()) {
+      const own = model.classOfClaim(claim.object);
+      if (own.set && own.name !== '' && !isPlaceholder(own.name)) claimsPerClass.set(own.name, (claimsPerClass.get(own.name) ?? 0) + 1);
+    }
+    /**
+     * A known class one slip away; else a class name that more claims use than this one (the cluster's class, written
+     * right by the others: `ceph-blok` beside thirty `ceph-block` claims).
+     */
+    const suggestionFor = (name: string): string | undefined => {
+      const known = likelyMeant(name, knownClasses);
+      if (known !== undefined) return known;
+      const uses = claimsPerClass.get(name) ?? 0;
+      const common = [...claimsPerClass].filter(([other, count]) => count >= 2 && count > uses && other !== name).map(([other]) => other);
+      return likelyMeant(name, common);
+    };
     for (const claim of model.claimObjects()) {
       const own = model.classOfClaim(claim.object);
       if (!own.set || own.name === '' || isPlaceholder(own.name)) continue;
@@ -127,17 +150,20 @@ spec:
       if (lookup.status === 'found') continue;
       // A class used only to match pre-created PVs (no StorageClass object needed) is static binding.
       if (volumeClasses.has(own.name) || shippedInConfigMaps.has(own.name)) continue;
+      const suggestion = suggestionFor(own.name);
       report({
         resource: claim.resource,
         path: claimPath(claim, ...(own.via === 'annotation' ? ['metadata', 'annotations', 'volume.beta.kubernetes.io/storage-class'] : ['spec', 'storageClassName'])),
         messageId: 'unknown',
-        // A whole GitOps cluster that defines its own classes: a class none of them is, is likely a typo.
-        severity: lookup.status === 'missing' ? 'error' : model.wholeCluster && classNames.length > 0 && !PLATFORM_CLASSES.has(own.name) ? 'warning' : 'note',
+        // A whole GitOps cluster that defines its own classes: a class none of them is, is likely a typo; so is one a
+        // slip away from a class the environment knows or the other claims use.
+        severity: lookup.status === 'missing' ? 'error'
+          : !PLATFORM_CLASSES.has(own.name) && (suggestion !== undefined || (model.wholeCluster && classNames.length > 0)) ? 'warning' : 'note',
         data: {
           claim: claim.label + (claim.origin === 'pvc' ? ` in namespace "${claim.namespace}"` : ''),
           storageClass: own.name,
           complete: lookup.status === 'missing',
-          suggestion: closestName(own.name, classNames) ?? '',
+          suggestion: suggestion ?? '',
         },
       });
     }

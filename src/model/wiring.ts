@@ -4,6 +4,7 @@ import type { JsonPath, Resource } from '../types.js';
 import { getPath, type ContainerUse, type PodTemplate, type WorkloadKind } from './pod-templates.js';
 import type { ModelView } from './model-view.js';
 import { editDistance } from './edit-distance.js';
+import { uniqueNearest } from './name-suggestions.js';
 
 /** Kinds whose `spec.selector` apps/v1 requires (older API groups defaulted it from the template labels). */
 const SELECTOR_REQUIRED = new Set<WorkloadKind>(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
@@ -87,19 +88,5 @@ export function podSpecRejection(kind: WorkloadKind): string {
 
 /** The closest candidate within two edits (or differing only in case), when exactly one is closest. */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  let tie = false;
-  for (const candidate of candidates) {
-    const distance = candidate.toLowerCase() === name.toLowerCase() ? 0 : editDistance(name, candidate, 2);
-    if (distance > 2) continue;
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-      tie = false;
-    } else if (distance === bestDistance) {
-      tie = true;
-    }
-  }
-  return tie ? undefined : best;
+  return uniqueNearest(candidates, (candidate) => (candidate.toLowerCase() === name.toLowerCase() ? 0 : editDistance(name, candidate, 2)), 2);
 }

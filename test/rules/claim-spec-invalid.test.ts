@@ -40,6 +40,9 @@ ruleTester(rule, {
       name: 'stays quiet on a claim filled by a VolSync ReplicationDestination populator',
       code: pvc('  accessModes: [ReadWriteOnce]\n  dataSourceRef: {apiGroup: volsync.backube, kind: ReplicationDestination, name: app-dst}\n  resources: {requests: {storage: 10Gi}}\n'),
     },
+    { name: 'stays quiet on a clone without apiGroup (PersistentVolumeClaim is core)', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 10Gi}}\n  dataSource: {kind: PersistentVolumeClaim, name: source}\n') },
+    { name: 'stays quiet on equal dataSource and dataSourceRef (what the API server stores)', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 10Gi}}\n  dataSource: {apiGroup: volsync.backube, kind: ReplicationDestination, name: app-dst}\n  dataSourceRef: {apiGroup: volsync.backube, kind: ReplicationDestination, name: app-dst}\n') },
+    { name: 'stays quiet on a placeholder apiGroup', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 10Gi}}\n  dataSourceRef: {apiGroup: "${POPULATOR_GROUP}", kind: ReplicationDestination, name: app-dst}\n') },
     { name: 'placeholders are not values: a Flux post-build component (onedr0p/home-ops kopiur)', code: kopiurPvc },
     { name: 'a placeholder beside ReadWriteOncePod is not another mode', code: pvc('  accessModes: [ReadWriteOncePod, "${EXTRA_MODE}"]\n  resources: {requests: {storage: 1Gi}}\n') },
     { name: 'a dotted name is a DNS subdomain', code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n', 'data.v2-db') },
@@ -67,6 +70,36 @@ spec:
     },
   ],
   invalid: [
+    {
+      name: 'a populator reference without its apiGroup',
+      code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 10Gi}}\n  dataSourceRef: {kind: ReplicationDestination, name: app-dst}\n'),
+      errors: [{ messageId: 'badDataSource', severity: 'error', path: ['spec', 'dataSourceRef', 'kind'], messageIncludes: ['without an apiGroup', "must be 'PersistentVolumeClaim' when referencing the default apiGroup", 'set apiGroup: volsync.backube', 'at apply'] }],
+    },
+    {
+      name: 'a restore from a VolumeSnapshot through dataSource without apiGroup',
+      code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 10Gi}}\n  dataSource: {kind: VolumeSnapshot, name: nightly}\n'),
+      errors: [{ messageId: 'badDataSource', path: ['spec', 'dataSource', 'kind'], messageIncludes: ['set apiGroup: snapshot.storage.k8s.io'] }],
+    },
+    {
+      name: 'an apiGroup with the version written into it',
+      code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 10Gi}}\n  dataSourceRef: {apiGroup: volsync.backube/v1alpha1, kind: ReplicationDestination, name: app-dst}\n'),
+      errors: [{ messageId: 'badDataSource', path: ['spec', 'dataSourceRef', 'apiGroup'], messageIncludes: ['not a DNS subdomain', 'apiGroup: volsync.backube)'] }],
+    },
+    {
+      name: 'dataSource and dataSourceRef that differ',
+      code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 10Gi}}\n  dataSource: {apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nightly}\n  dataSourceRef: {apiGroup: volsync.backube, kind: ReplicationDestination, name: app-dst}\n'),
+      errors: [{ messageId: 'badDataSource', path: ['spec', 'dataSource'], messageIncludes: ['must match dataSourceRef'] }],
+    },
+    {
+      name: 'dataSource beside a cross-namespace dataSourceRef',
+      code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 10Gi}}\n  dataSource: {apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nightly}\n  dataSourceRef: {apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nightly, namespace: backups}\n'),
+      errors: [{ messageId: 'badDataSource', path: ['spec', 'dataSource'], messageIncludes: ['may not be specified when dataSourceRef.namespace is specified'] }],
+    },
+    {
+      name: 'a claim template populated without apiGroup',
+      code: statefulSet('        accessModes: [ReadWriteOnce]\n        resources: {requests: {storage: 1Gi}}\n        dataSourceRef: {kind: VolumeSnapshot, name: nightly}\n'),
+      errors: [{ messageId: 'badDataSource', path: ['spec', 'volumeClaimTemplates', 0, 'spec', 'dataSourceRef', 'kind'], messageIncludes: ['volumeClaimTemplate "data"', 'FailedCreate'] }],
+    },
     {
       name: 'a name with uppercase letters (a substituted variable) is rejected',
       code: pvc('  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n', 'Sonarr'),

@@ -113,6 +113,26 @@ spec:
       errors: [{ messageId: 'missing', severity: 'note', line: 16, resource: 'Deployment/shop/web', path: ['spec', 'template', 'spec', 'volumes', 0, 'persistentVolumeClaim', 'claimName'], messageIncludes: ['"data"', 'not in the repo'] }],
     },
     {
+      name: 'a misspelt claim gets the unmounted claim of a similar name as a suggestion',
+      code: deployment('media', 'sonar') + pvc('media', 'sonarr') + pvc('media', 'radarr'),
+      errors: [{ messageId: 'missing', severity: 'warning', messageIncludes: ['"sonar"', 'did you mean "sonarr"? nothing mounts that claim'] }],
+    },
+    {
+      name: 'a similar claim that another workload mounts is not suggested',
+      code: deployment('media', 'sonar') + pvc('media', 'sonarr') + '---\n' + deployment('media', 'sonarr').replace('name: web\n', 'name: sonarr\n'),
+      errors: [{ messageId: 'missing', severity: 'note', messageIncludes: ['"sonar", which is not in the repo in namespace "media";'] }],
+    },
+    {
+      name: 'a similar claim in another namespace is not suggested',
+      code: deployment('media', 'sonar') + pvc('downloads', 'sonarr'),
+      errors: [{ messageId: 'missing', severity: 'note', messageIncludes: ['"sonar", which is not in the repo in namespace "media";'] }],
+    },
+    {
+      name: 'claims differing only in digits are not suggested',
+      code: deployment('shop', 'data-2') + pvc('shop', 'data-1'),
+      errors: [{ messageId: 'missing', severity: 'note', messageIncludes: ['"data-2", which is not in the repo in namespace "shop";'] }],
+    },
+    {
       name: 'claim missing from a complete bundle is an error',
       code: deployment('shop', 'data'),
       model: { bundleComplete: true },

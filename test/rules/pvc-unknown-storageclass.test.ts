@@ -31,6 +31,13 @@ data:
     provisioner: driver.longhorn.io
 `;
 
+const claimOf = (name: string, storageClass: string) => `---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: ${name}, namespace: apps}
+spec: {storageClassName: ${storageClass}, accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`;
+
 ruleTester(rule, {
   valid: [
     { name: 'the class is in the repo', code: sc + pvc('fast-ssd') },
@@ -69,9 +76,38 @@ ruleTester(rule, {
       errors: [{ messageId: 'unknown', severity: 'warning' }],
     },
     {
+      name: 'a typo of a class the configuration declares gets a suggestion',
+      code: pvc('managed-premum'),
+      model: { cluster: { storageClasses: [{ name: 'managed-premium', provisioner: 'disk.csi.azure.com' }] } },
+      errors: [{ messageId: 'unknown', severity: 'warning', messageIncludes: ['did you mean "managed-premium"?'] }],
+    },
+    {
+      name: 'a typo of the class the other claims use gets a suggestion (the class itself is not in the repo)',
+      code: claimOf('sonarr', 'ceph-block') + claimOf('radarr', 'ceph-block') + claimOf('plex', 'ceph-block') + claimOf('bazarr', 'ceph-blok'),
+      errors: [
+        { messageId: 'unknown', severity: 'note', messageIncludes: ['"sonarr"', 'StorageClass "ceph-block", which is not in the repo;'] },
+        { messageId: 'unknown', severity: 'note', messageIncludes: ['"radarr"'] },
+        { messageId: 'unknown', severity: 'note', messageIncludes: ['"plex"'] },
+        { messageId: 'unknown', severity: 'warning', messageIncludes: ['"bazarr"', 'StorageClass "ceph-blok"', 'did you mean "ceph-block"?'] },
+      ],
+    },
+    {
+      name: 'two claims with two near class names: neither is offered as the other\'s fix',
+      code: claimOf('sonarr', 'nfs-media') + claimOf('radarr', 'nfs-medias'),
+      errors: [
+        { messageId: 'unknown', severity: 'note', messageIncludes: ['StorageClass "nfs-media", which is not in the repo;'] },
+        { messageId: 'unknown', severity: 'note', messageIncludes: ['StorageClass "nfs-medias", which is not in the repo;'] },
+      ],
+    },
+    {
+      name: 'a class differing from the repo\'s only in digits is not called a typo',
+      code: sc.replace('fast-ssd', 'gp2') + pvc('gp3'),
+      errors: [{ messageId: 'unknown', severity: 'note', messageIncludes: ['StorageClass "gp3", which is not in the repo;'] }],
+    },
+    {
       name: 'a typo gets a suggestion',
       code: sc + pvc('fast-sdd'),
-      errors: [{ messageId: 'unknown', messageIncludes: ['did you mean "fast-ssd"?'] }],
+      errors: [{ messageId: 'unknown', severity: 'warning', messageIncludes: ['did you mean "fast-ssd"?'] }],
     },
     {
       name: 'a complete bundle makes it an error',

@@ -32,13 +32,59 @@ spec:
   source: {persistentVolumeClaimName: source}
 `;
 const ebs = sc('gp3', 'ebs.csi.aws.com');
+const namedSnapshot = (name: string, namespace?: string) => `---
+apiVersion: snapshot.storage.k8s.io/v1
+kind: VolumeSnapshot
+metadata: {name: ${name}${namespace ? `, namespace: ${namespace}` : ''}}
+spec: {source: {persistentVolumeClaimName: other}}
+`;
+const replicationDestination = (name: string, namespace?: string) => `---
+apiVersion: volsync.backube/v1alpha1
+kind: ReplicationDestination
+metadata: {name: ${name}${namespace ? `, namespace: ${namespace}` : ''}}
+spec: {trigger: {manual: restore-once}, restic: {repository: app-restic, copyMethod: Snapshot, capacity: 10Gi}}
+`;
+const kopiurRestore = (name: string) => `---
+apiVersion: kopiur.home-operations.com/v1alpha1
+kind: Restore
+metadata: {name: ${name}}
+spec: {repository: {name: kopia}}
+`;
+/** A StatefulSet "pg" with one claim template "data" of this spec. */
+const postgres = (claimSpec: string) => `---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: pg}
+spec:
+  serviceName: pg
+  selector: {matchLabels: {app: pg}}
+  template:
+    metadata: {labels: {app: pg}}
+    spec: {containers: [{name: pg, image: postgres}]}
+  volumeClaimTemplates:
+    - metadata: {name: data}
+      spec: ${claimSpec}
+`;
+const populated = (name: string, group: string, kind: string, source: string, field = 'dataSourceRef') =>
+  pvc(name, { dataSource: `{apiGroup: ${group}, kind: ${kind}, name: ${source}}` }).replace('dataSource:', `${field}:`);
 const clone = '{kind: PersistentVolumeClaim, name: source}';
 
 ruleTester(rule, {
   valid: [
-    { name: 'stays quiet on a restore from a VolumeSnapshot whose class is not in the repo', code: ebs + pvc('restored', { dataSource: '{apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nightly}' }) },
-    { name: 'stays quiet on a VolSync ReplicationDestination populator', code: ebs + pvc('restored', { dataSource: '{apiGroup: volsync.backube, kind: ReplicationDestination, name: app-dst}' }).replace('dataSource:', 'dataSourceRef:') },
-    { name: 'stays quiet on a CDI volume populator', code: ebs + pvc('disk', { dataSource: '{apiGroup: cdi.kubevirt.io, kind: VolumeImportSource, name: fedora}' }).replace('dataSource:', 'dataSourceRef:') },
+    { name: 'stays quiet on a restore from a VolumeSnapshot whose class is not in the repo', code: ebs + namedSnapshot('nightly') + pvc('restored', { dataSource: '{apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nightly}' }) },
+    { name: 'stays quiet on a VolSync ReplicationDestination populator the repo defines', code: ebs + replicationDestination('app-dst') + populated('restored', 'volsync.backube', 'ReplicationDestination', 'app-dst') },
+    { name: 'stays quiet on a kopiur Restore the repo defines', code: ebs + kopiurRestore('sonarr') + populated('sonarr', 'kopiur.home-operations.com', 'Restore', 'sonarr') },
+    { name: 'stays quiet on a CDI volume populator the repo defines', code: ebs + `---
+apiVersion: cdi.kubevirt.io/v1beta1
+kind: VolumeImportSource
+metadata: {name: fedora}
+spec: {source: {http: {url: "https://example.com/fedora.img"}}}
+` + populated('disk', 'cdi.kubevirt.io', 'VolumeImportSource', 'fedora') },
+    { name: 'stays quiet on a populator name that is still a placeholder', code: ebs + replicationDestination('app-dst') + populated('restored', 'volsync.backube', 'ReplicationDestination', '"${APP}-dst"') },
+    { name: 'stays quiet when the repo\'s populator object has a placeholder name', code: ebs + replicationDestination('"${APP}-dst"') + populated('restored', 'volsync.backube', 'ReplicationDestination', 'sonarr-dst') },
+    { name: 'stays quiet on a populator of a kind pvlint does not know', code: ebs + populated('restored', 'example.com', 'HelloPopulator', 'hello') },
+    { name: 'stays quiet on a Restore of another API group (Velero)', code: ebs + kopiurRestore('sonarr').replace('kopiur.home-operations.com/v1alpha1', 'velero.io/v1') + populated('sonarr', 'velero.io', 'Restore', 'sonar') },
+    { name: 'stays quiet on a clone of a claim a StatefulSet template creates', code: ebs + postgres('{storageClassName: gp3, accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}}') + pvc('copy', { dataSource: '{kind: PersistentVolumeClaim, name: data-pg-0}' }) },
     { name: 'a class with Retain', code: vsc('snaps', 'ebs.csi.aws.com', 'Retain') },
     { name: 'Delete on an ordinary class', code: vsc('snaps', 'ebs.csi.aws.com', 'Delete') },
     { name: 'an old API version is not judged', code: vsc('snaps', 'ebs.csi.aws.com', undefined, { apiVersion: 'snapshot.storage.k8s.io/v1beta1' }) },
@@ -46,9 +92,51 @@ ruleTester(rule, {
     { name: 'a snapshot with a class of the claim\'s driver', code: ebs + pvc('source') + vsc('snaps', 'ebs.csi.aws.com', 'Retain') + snapshot('snaps') },
     { name: 'a clone of the same size, mode and driver', code: ebs + pvc('source') + pvc('copy', { dataSource: clone }) },
     { name: 'a larger clone', code: ebs + pvc('source') + pvc('copy', { dataSource: clone, size: '20Gi' }) },
-    { name: 'a clone of a claim that is not in the repo', code: ebs + pvc('copy', { dataSource: clone }) },
   ],
   invalid: [
+    {
+      name: 'a VolSync populator reference to a ReplicationDestination the repo names otherwise',
+      code: ebs + replicationDestination('sonarr-dst') + replicationDestination('radarr-dst') + populated('sonarr', 'volsync.backube', 'ReplicationDestination', 'sonarr-dest'),
+      errors: [{
+        messageId: 'sourceMissing', severity: 'warning', path: ['spec', 'dataSourceRef', 'name'],
+        messageIncludes: ['ReplicationDestination "sonarr-dest"', 'did you mean "sonarr-dst"?', 'stays Pending'],
+      }],
+    },
+    {
+      name: 'a kopiur Restore renamed without its claim: a warning without a guess when nothing is close',
+      code: ebs + kopiurRestore('plex') + populated('sonarr', 'kopiur.home-operations.com', 'Restore', 'sonarr'),
+      errors: [{ messageId: 'sourceMissing', severity: 'warning', path: ['spec', 'dataSourceRef', 'name'], messageIncludes: ['(it has "plex")'] }],
+    },
+    {
+      name: 'a populator object of that name in another namespace does not count',
+      code: ebs + replicationDestination('sonarr-dst', 'media') + replicationDestination('other-dst') + populated('sonarr', 'volsync.backube', 'ReplicationDestination', 'sonarr-dst'),
+      errors: [{ messageId: 'sourceMissing', severity: 'warning', messageIncludes: ['namespace "default"'] }],
+    },
+    {
+      name: 'a populator kind the repo does not hold at all is a note',
+      code: ebs + populated('restored', 'volsync.backube', 'ReplicationDestination', 'app-dst'),
+      errors: [{ messageId: 'sourceMissing', severity: 'note', messageIncludes: ['unless it is created outside the repo'] }],
+    },
+    {
+      name: 'a restore from a VolumeSnapshot one slip away from the repo\'s (dataSource)',
+      code: ebs + namedSnapshot('nightly-db') + pvc('restored', { dataSource: '{apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nigthly-db}' }),
+      errors: [{ messageId: 'sourceMissing', severity: 'warning', path: ['spec', 'dataSource', 'name'], messageIncludes: ['did you mean "nightly-db"?', 'snapshot not found'] }],
+    },
+    {
+      name: 'a restore from a VolumeSnapshot the repo lacks, with unrelated snapshots beside it, is only a note',
+      code: ebs + namedSnapshot('weekly') + pvc('restored', { dataSource: '{apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: nightly}' }),
+      errors: [{ messageId: 'sourceMissing', severity: 'note' }],
+    },
+    {
+      name: 'a clone of a claim that is not in the repo is a note',
+      code: ebs + pvc('copy', { dataSource: clone }),
+      errors: [{ messageId: 'sourceMissing', severity: 'note', messageIncludes: ['source claim is not found'] }],
+    },
+    {
+      name: 'a StatefulSet claim template populated from a misspelt ReplicationDestination',
+      code: ebs + replicationDestination('postgres-dst') + postgres('{storageClassName: gp3, accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}, dataSourceRef: {apiGroup: volsync.backube, kind: ReplicationDestination, name: postgres-dts}}'),
+      errors: [{ messageId: 'sourceMissing', severity: 'warning', path: ['spec', 'volumeClaimTemplates', 0, 'spec', 'dataSourceRef', 'name'], messageIncludes: ['volumeClaimTemplate "data"', 'did you mean "postgres-dst"?'] }],
+    },
     {
       name: 'a VolumeSnapshotClass of the EFS driver',
       code: vsc('efs-snap', 'efs.csi.aws.com', 'Retain'),
