@@ -8,6 +8,7 @@ import { holdsTemplateExpression, adaptAppTemplateValues } from '../render/helm-
 import { describeRemote, repositoryChart, type RemoteChart } from '../render/helm-release/chart-reference.js';
 import { obtainRemoteChart } from '../render/helm-release/obtain-chart.js';
 import { renderChartObjects } from '../render/helm-release/render-objects.js';
+import { coalesceValues } from '../render/coalesce-values.js';
 import type { SourceCache } from '../render/source-cache.js';
 import type { NotInterpreted } from './not-interpreted.js';
 import type { Resource } from '../types.js';
@@ -16,15 +17,6 @@ import { writtenObject, type SourceAt } from './argocd-helm-values.js';
 import { readFileSync } from 'node:fs';
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** helm's coalescing of values documents: maps merge, anything else is replaced by the later document. */
-function mergeValues(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
-  for (const [key, value] of Object.entries(source)) {
-    const existing = target[key];
-    target[key] = isMap(existing) && isMap(value) ? mergeValues({ ...existing }, value) : value;
-  }
-  return target;
-}
 
 /** The chart a source names, as pvlint's chart supply reads references. */
 export function sourceChart(source: any): RemoteChart {
@@ -57,12 +49,12 @@ export async function renderRemoteChart(cache: SourceCache, source: any, helm: H
   for (const file of helm.valueFiles) {
     try {
       const parsed = parse(readFileSync(file, 'utf8'));
-      if (isMap(parsed)) values = mergeValues(values, parsed);
+      if (isMap(parsed)) values = coalesceValues(values, parsed);
     } catch {
       skipped.push({ reason: `values file ${cache.displayPath(file)} does not parse: rendered without it` });
     }
   }
-  if (helm.inline) values = mergeValues(values, helm.inline);
+  if (helm.inline) values = coalesceValues(values, helm.inline);
   const requested = chart.version;
   const standIn = obtained.bundled && requested?.replace(/^v/, '') !== obtained.bundled.version;
   if (obtained.bundled) skipped.push({ reason: `Helm chart ${label} not available (${obtained.bundled.unavailable}); rendered with pvlint's bundled ${chart.chart} ${obtained.bundled.version}${standIn ? `: values that only ${requested ?? 'the newest version'} understands may render differently` : ''}`, chart: about });

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { coalesceValues } from './coalesce-values.js';
 
 export interface DeclaredDependency {
   /** Index in the declaring file's `dependencies` list. */
@@ -101,19 +102,12 @@ export function archiveVersion(file: string): string | undefined {
   return /-(v?\d+\.\d+\.\d+[^/]*)\.tgz$/.exec(path.basename(file))?.[1];
 }
 
-function mergeValues(target: Record<string, unknown>, source: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(source)) {
-    if (isMap(target[key]) && isMap(value)) mergeValues(target[key] as Record<string, unknown>, value);
-    else target[key] = isMap(value) ? structuredClone(value) : value;
-  }
-}
-
 /** The chart's values.yaml with each values file on top (later files win), as helm coalesces them. */
 export function chartValues(chartDir: string, valueFiles: readonly string[]): Record<string, unknown> {
   const merged: Record<string, unknown> = {};
   for (const file of [path.join(chartDir, 'values.yaml'), ...valueFiles]) {
     const values = readYaml(file);
-    if (isMap(values)) mergeValues(merged, values);
+    if (isMap(values)) coalesceValues(merged, values);
   }
   return merged;
 }

@@ -5,6 +5,7 @@
 import { diagnostic } from '../engine/diagnostic.js';
 import type { Document } from 'yaml';
 import { chartValues } from './chart-dependencies.js';
+import { coalesceValues } from './coalesce-values.js';
 import { dependencyEntry, dependencyPath, dependencyValueLeaves, recordHelmDependency, type DependencyPlace, type ValuesFilePlace } from './dependency-source.js';
 import { sourcesByDocument } from './helm-stream.js';
 import { adaptAppTemplateValues, holdsTemplateExpression, type ReleaseFacts } from './helm-release/bundled-chart.js';
@@ -90,7 +91,7 @@ export function planDependencyRender(cache: SourceCache, chartDir: string, chart
     // The deepest dependency an object's path reaches is the one that rendered it.
     .sort((a, b) => b.place.keys.length - a.place.keys.length);
   return {
-    overrides: overrides.length > 0 ? overrides.reduce((all, one) => mergeInto(all, one), {}) : undefined,
+    overrides: overrides.length > 0 ? overrides.reduce((all, one) => coalesceValues(all, one), {}) : undefined,
     notes,
     finish(file, documents, resources) {
       const sources = sourcesByDocument(file, documents);
@@ -124,10 +125,3 @@ export function planDependencyRender(cache: SourceCache, chartDir: string, chart
   };
 }
 
-function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
-  for (const [key, value] of Object.entries(source)) {
-    if (isMap(target[key]) && isMap(value)) mergeInto(target[key] as Record<string, unknown>, value);
-    else target[key] = value;
-  }
-  return target;
-}

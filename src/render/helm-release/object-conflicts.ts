@@ -5,12 +5,12 @@
 // app-template release whose single PVC is named after the release, next to a claim of the same name that a backup
 // component (VolSync, Kopiur) creates.
 import { diagnostic } from '../../engine/diagnostic.js';
+import { CLUSTER_SCOPED } from '../../model/storage-model.js';
 import type { Finding, LocateAt, Resource } from '../../types.js';
 
 export const HELM_OWNERSHIP_CONFLICT = 'pvlint/helm-ownership-conflict';
 
 const STORAGE_KINDS = new Set(['PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'VolumeSnapshotClass']);
-const CLUSTER_SCOPED = new Set(['PersistentVolume', 'StorageClass', 'VolumeSnapshotClass']);
 
 export interface RenderedRelease {
   release: Resource;

@@ -3,6 +3,7 @@
 // `targetPath` entries, which win over everything. Every scalar keeps where it was written, for locating findings.
 import { parse } from 'yaml';
 import type { JsonPath, Position, Resource } from '../../types.js';
+import { coalesceValues } from '../coalesce-values.js';
 
 export type Scalar = string | number | boolean | null;
 
@@ -32,14 +33,6 @@ export interface MergedValues {
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(source)) {
-    const existing = target[key];
-    if (isMap(existing) && isMap(value)) mergeInto(existing, value);
-    else target[key] = isMap(value) ? structuredClone(value) : value;
-  }
-}
 
 /**
  * Scalars of `value`, each with its path below `prefix` and where it is written (`at(path)`): how values of any
@@ -152,11 +145,11 @@ export function mergeReleaseValues(release: Resource, namespace: string, objects
       problems.push(`${kind}/${name} key "${key}" is not a map of values`);
       return;
     }
-    mergeInto(merged, parsed);
+    coalesceValues(merged, parsed);
     leavesOf(parsed, [], (p) => ({ embedded, path: p }), written);
   });
   if (isMap(spec.values)) {
-    mergeInto(merged, spec.values);
+    coalesceValues(merged, spec.values);
     leavesOf(spec.values, [], (p) => ({ resource: release, path: ['spec', 'values', ...p] }), written);
   }
   for (const { segments, value, at } of targetPaths) {
