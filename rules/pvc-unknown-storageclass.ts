@@ -122,11 +122,14 @@ spec:
   check({ model, report }) {
     const classNames = [...new Set(model.ofKind('StorageClass').map((c) => c.name))];
     const volumeClasses = new Set(model.ofKind('PersistentVolume').map((pv) => model.classOfVolume(pv.object)));
-    const shippedInConfigMaps = classesInConfigMaps(model);
+    // ConfigMaps are a deferred kind, parsed when asked for: only once a claim's class is not found otherwise.
+    let shipped: Set<string> | undefined;
+    const shippedInConfigMaps = () => (shipped ??= classesInConfigMaps(model));
     // Every class the environment is known to have: the repo's, the configuration's, those PVs and ConfigMaps name.
-    const knownClasses = [...new Set([
-      ...classNames, ...model.declaredClasses().map((c) => c.name), ...volumeClasses, ...shippedInConfigMaps,
-    ])].filter((name): name is string => typeof name === 'string' && name !== '' && !isPlaceholder(name));
+    let known: string[] | undefined;
+    const knownClasses = () => (known ??= [...new Set([
+      ...classNames, ...model.declaredClasses().map((c) => c.name), ...volumeClasses, ...shippedInConfigMaps(),
+    ])].filter((name): name is string => typeof name === 'string' && name !== '' && !isPlaceholder(name)));
     const claimsPerClass = new Map<string, number>();
     for (const claim of model.claimObjects()) {
       const own = model.classOfClaim(claim.object);
@@ -137,8 +140,8 @@ spec:
      * right by the others: `ceph-blok` beside thirty `ceph-block` claims).
      */
     const suggestionFor = (name: string): string | undefined => {
-      const known = likelyMeant(name, knownClasses);
-      if (known !== undefined) return known;
+      const likely = likelyMeant(name, knownClasses());
+      if (likely !== undefined) return likely;
       const uses = claimsPerClass.get(name) ?? 0;
       const common = [...claimsPerClass].filter(([other, count]) => count >= 2 && count > uses && other !== name).map(([other]) => other);
       return likelyMeant(name, common);
@@ -149,7 +152,7 @@ spec:
       const lookup = model.lookupClass(own.name);
       if (lookup.status === 'found') continue;
       // A class used only to match pre-created PVs (no StorageClass object needed) is static binding.
-      if (volumeClasses.has(own.name) || shippedInConfigMaps.has(own.name)) continue;
+      if (volumeClasses.has(own.name) || shippedInConfigMaps().has(own.name)) continue;
       const suggestion = suggestionFor(own.name);
       report({
         resource: claim.resource,
